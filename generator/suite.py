@@ -1,0 +1,150 @@
+"""Typed records of a suite (SUITE_FORMAT.md) and their JSON round-trip.
+
+An item is a 2x2 set of four sentences; each sentence carries its named regions and its
+orthographic word spans (character offsets into its text)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+CONDITIONS = ("short_nonisland", "long_nonisland", "short_island", "long_island")
+REGION_NAMES = (
+    "filler", "matrix", "island_head", "complementizer", "subject", "verb", "object",
+    "gap", "spillover", "end",
+)
+
+
+class SuiteFormatError(ValueError):
+    """A suite file that does not follow SUITE_FORMAT.md; the message names file and line."""
+
+
+@dataclass(frozen=True)
+class Region:
+    name: str
+    start: int
+    end: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "start": self.start, "end": self.end}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Region":
+        return cls(str(data["name"]), int(data["start"]), int(data["end"]))
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    grammatical: bool
+    regions: tuple[Region, ...]
+    words: tuple[tuple[int, int], ...]
+
+    @property
+    def word_strings(self) -> list[str]:
+        return [self.text[a:b] for a, b in self.words]
+
+    def region_text(self, name: str) -> str:
+        return " ".join(self.text[r.start:r.end] for r in self.regions if r.name == name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "grammatical": self.grammatical,
+            "regions": [r.to_json() for r in self.regions],
+            "words": [[a, b] for a, b in self.words],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Sentence":
+        return cls(
+            text=str(data["text"]),
+            grammatical=bool(data["grammatical"]),
+            regions=tuple(Region.from_json(r) for r in data.get("regions", [])),
+            words=tuple((int(a), int(b)) for a, b in data.get("words", [])),
+        )
+
+
+@dataclass(frozen=True)
+class Item:
+    item_id: str
+    paradigm: str
+    dependency: str
+    variant: dict[str, str]
+    lexical: dict[str, str]
+    additive: bool
+    conditions: dict[str, Sentence]
+    matched_set: str | None = None
+    residual: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "item_id": self.item_id,
+            "paradigm": self.paradigm,
+            "dependency": self.dependency,
+            "variant": dict(self.variant),
+            "lexical": dict(self.lexical),
+            "additive": self.additive,
+            "residual": list(self.residual),
+        }
+        if self.matched_set is not None:
+            data["matched_set"] = self.matched_set
+        data["conditions"] = {c: self.conditions[c].to_json() for c in CONDITIONS}
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Item":
+        return cls(
+            item_id=str(data["item_id"]),
+            paradigm=str(data["paradigm"]),
+            dependency=str(data.get("dependency", "wh")),
+            variant={str(k): str(v) for k, v in data.get("variant", {}).items()},
+            lexical={str(k): str(v) for k, v in data.get("lexical", {}).items()},
+            additive=bool(data.get("additive", False)),
+            conditions={c: Sentence.from_json(data["conditions"][c]) for c in CONDITIONS},
+            matched_set=data.get("matched_set"),
+            residual=tuple(data.get("residual", ())),
+        )
+
+
+def dumps_item(item: Item) -> str:
+    return json.dumps(item.to_json(), ensure_ascii=False, separators=(",", ":"))
+
+
+def read_items(path: Path) -> Iterator[Item]:
+    """Items of one JSONL file; a malformed line raises SuiteFormatError naming file and line."""
+    with open(path, encoding="utf-8") as handle:
+        for line_no, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield Item.from_json(json.loads(line))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise SuiteFormatError(f"{path}:{line_no}: not a valid suite item ({exc!r})") from exc
+
+
+def paradigm_files(suite_dir: Path) -> list[Path]:
+    return sorted(p for p in Path(suite_dir).glob("*.jsonl"))
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write to a temporary file beside `path`, then rename: never a half-written file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_items(path: Path, items: Iterable[Item]) -> None:
+    atomic_write_text(path, "".join(dumps_item(i) + "\n" for i in items))
