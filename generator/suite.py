@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+import orjson
+
 CONDITIONS = ("short_nonisland", "long_nonisland", "short_island", "long_island")
 REGION_NAMES = (
     "filler", "matrix", "island_head", "complementizer", "subject", "verb", "object",
@@ -112,7 +114,8 @@ class Item:
 
 
 def dumps_item(item: Item) -> str:
-    return json.dumps(item.to_json(), ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON, UTF-8 text as is, keys in the order of SUITE_FORMAT.md."""
+    return orjson.dumps(item.to_json()).decode("utf-8")
 
 
 def read_items(path: Path) -> Iterator[Item]:

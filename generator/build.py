@@ -1,0 +1,230 @@
+"""Build a suite: sample, render and check items for each paradigm, write JSONL + manifest."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from . import __version__
+from .grammar import Paradigm, load_paradigms
+from .lexicon import Lexicon, load_lexicon
+from .render import ConditionRenderer, Filler, make_environment
+from .sampler import Plan, Sampler, UnsatisfiableError, build_plan, iter_level_combinations
+from .stats import paradigm_stats
+from .suite import CONDITIONS, Item, dumps_item
+from .words import residual as words_residual
+
+CONTENT_TABLES = ("nouns", "verbs", "names")
+PHENOMENA_ALL = "all"
+
+
+class BuildError(ValueError):
+    """A build that cannot be done as asked (too many items, nothing to vary…)."""
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    phenomenon: str = PHENOMENA_ALL
+    n: int = 1000
+    seed: int = 0
+    vary: str | None = None              # a variant factor to cross item-matched
+    levels: tuple[tuple[str, str], ...] = ()  # fixed variant levels, e.g. (("subject_type", "noun"),)
+
+
+def select_paradigms(paradigms: dict[str, Paradigm], phenomenon: str) -> list[Paradigm]:
+    if phenomenon == PHENOMENA_ALL:
+        return list(paradigms.values())
+    chosen = [p for p in paradigms.values() if p.phenomenon == phenomenon or p.name == phenomenon]
+    if not chosen:
+        known = sorted({p.phenomenon for p in paradigms.values()})
+        raise BuildError(f"unknown phenomenon {phenomenon!r}; choose one of: {', '.join(known)}, all")
+    return chosen
+
+
+def suite_name(request: BuildRequest) -> str:
+    name = "italian_wh_islands" if request.phenomenon == PHENOMENA_ALL else f"italian_wh_{request.phenomenon}"
+    if request.vary:
+        name += f"-vary-{request.vary}"
+    for factor, level in request.levels:
+        name += f"-{factor}-{level}"
+    return name
+
+
+class ParadigmBuilder:
+    """Plans, sampler and renderer of one paradigm under one request."""
+
+    def __init__(self, paradigm: Paradigm, lexicon: Lexicon, request: BuildRequest):
+        self.paradigm = paradigm
+        self.request = request
+        fixed = dict(request.levels)
+        for factor, level in fixed.items():
+            if factor not in paradigm.variants or level not in paradigm.variants[factor].levels:
+                raise BuildError(f"{paradigm.path}: no variant level {factor}={level}")
+        self.vary_levels: list[str] = []
+        if request.vary:
+            if request.vary not in paradigm.variants:
+                raise BuildError(f"{paradigm.path}: cannot vary {request.vary!r}; its variants are: "
+                                 f"{', '.join(paradigm.variants) or 'none'}")
+            self.vary_levels = list(paradigm.variants[request.vary].levels)
+            fixed[request.vary] = self.vary_levels[0]
+        self.usage_index: dict[tuple[str, str], int] = {}
+        self.plans: list[Plan] = [build_plan(paradigm, combo, lexicon, self.usage_index)
+                                  for combo in iter_level_combinations(paradigm, fixed)]
+        self.vary_plans: dict[tuple, Plan] = {}
+        if request.vary:
+            for plan in self.plans:
+                for level in self.vary_levels[1:]:
+                    combo = {**plan.levels, request.vary: level}
+                    self.vary_plans[(tuple(sorted(plan.levels.items())), level)] = build_plan(
+                        paradigm, combo, lexicon, self.usage_index)
+        self.renderer = ConditionRenderer(make_environment(lexicon), paradigm.conditions, str(paradigm.path),
+                                          paradigm.let)
+
+    @property
+    def capacity(self) -> int:
+        """Distinct items (matched sets, when varying) the lexicon can produce."""
+        if not self.request.vary:
+            return sum(p.capacity for p in self.plans)
+        return sum(min([p.capacity] + [self.vary_plans[(tuple(sorted(p.levels.items())), lv)].capacity
+                                       for lv in self.vary_levels[1:]]) for p in self.plans)
+
+    def build(self, n: int, progress: Callable[[int], None] | None = None) -> list[Item]:
+        if n > self.capacity:
+            raise BuildError(f"{self.paradigm.name}: --n {n} is more than the lexicon can produce: "
+                             f"the maximum is {self.capacity} distinct "
+                             f"{'matched sets' if self.request.vary else 'items'}")
+        sampler = Sampler(self.request.seed, len(self.usage_index))
+        plan_use = [0] * len(self.plans)
+        items: list[Item] = []
+        for index in range(n):
+            order = sorted(range(len(self.plans)), key=lambda i: (plan_use[i], sampler.rng.random()))
+            for plan_index in order:
+                plan = self.plans[plan_index]
+                values = sampler.sample(plan)
+                if values is None:
+                    continue
+                plan_use[plan_index] += 1
+                items.extend(self._items(index, plan, values, sampler))
+                break
+            else:
+                raise BuildError(f"{self.paradigm.name}: found only {index} distinct items before the "
+                                 f"least-used candidates ran out; ask for fewer (--n) or extend the lexicon")
+            if progress:
+                progress(1)
+        return items
+
+    def _items(self, index: int, plan: Plan, values: dict[str, int], sampler: Sampler) -> list[Item]:
+        item_id = f"{self.paradigm.name}-{index:05d}"
+        if not self.request.vary:
+            return [self.render(item_id, plan, values, None)]
+        out = [self.render(f"{item_id}-{self.vary_levels[0]}", plan, values, item_id)]
+        for level in self.vary_levels[1:]:
+            other = self.vary_plans[(tuple(sorted(plan.levels.items())), level)]
+            kept = {k: v for k, v in values.items() if k in other.by_name and other.by_name[k].entries is plan.by_name[k].entries}
+            matched = sampler.sample(other, fixed=kept)
+            if matched is None:
+                raise BuildError(f"{self.paradigm.name}: no {self.request.vary}={level} counterpart for item {item_id}")
+            out.append(self.render(f"{item_id}-{level}", other, matched, item_id))
+        return out
+
+    def render(self, item_id: str, plan: Plan, values: dict[str, int], matched_set: str | None) -> Item:
+        context: dict = {name: Filler(plan.entry(name, index)) for name, index in values.items()}
+        context["variant"] = dict(plan.levels)
+        context.update(self.paradigm.template_vars(plan.levels))
+        sentences = self.renderer.render_all(context, self.paradigm.grammatical)
+        residual = words_residual(*(sentences[c].word_strings for c in CONDITIONS))
+        return Item(
+            item_id=item_id,
+            paradigm=self.paradigm.name,
+            dependency=self.paradigm.dependency,
+            variant=dict(plan.levels),
+            lexical={name: plan.entry(name, index).lemma for name, index in values.items()},
+            additive=not residual,
+            conditions=sentences,
+            matched_set=matched_set,
+            residual=tuple(residual),
+        )
+
+
+def file_digests(paths: list[Path], root: Path) -> dict[str, str]:
+    out = {}
+    for path in sorted(paths):
+        out[f"{path.parent.name}/{path.name}" if path.parent != root else path.name] = \
+            hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+def command_line(request: BuildRequest) -> str:
+    parts = ["gen", "build", "--phenomenon", request.phenomenon, "--n", str(request.n), "--seed", str(request.seed)]
+    if request.vary:
+        parts += ["--vary", request.vary]
+    for factor, level in request.levels:
+        parts += ["--level", f"{factor}={level}"]
+    return " ".join(parts)
+
+
+def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
+                progress: Callable[[str, int], Callable[[int], None]] | None = None) -> tuple[dict[str, list[Item]], dict]:
+    lexicon = load_lexicon(lexicon_dir)
+    paradigms = select_paradigms(load_paradigms(grammar_dir), request.phenomenon)
+    builders = [ParadigmBuilder(p, lexicon, request) for p in paradigms]  # all plans checked before sampling
+    results: dict[str, list[Item]] = {}
+    for builder in builders:
+        advance = progress(builder.paradigm.name, request.n) if progress else None
+        results[builder.paradigm.name] = builder.build(request.n, advance)
+    manifest = {
+        "generator_version": __version__,
+        "suite": suite_name(request),
+        "command": command_line(request),
+        "seed": request.seed,
+        "n_per_paradigm": request.n,
+        "vary": request.vary,
+        "levels": dict(request.levels),
+        "files": {
+            **{f"lexicon/{k}": v for k, v in file_digests(list(lexicon.files.values()), lexicon_dir).items()},
+            **{f"grammar/{k}": v for k, v in file_digests([p.path for p in paradigms], grammar_dir).items()},
+        },
+        "paradigms": {
+            b.paradigm.name: {
+                "title": b.paradigm.title,
+                "phenomenon": b.paradigm.phenomenon,
+                "capacity": b.capacity,
+                **paradigm_stats(results[b.paradigm.name], lexicon, CONTENT_TABLES),
+            }
+            for b in builders
+        },
+    }
+    return results, manifest
+
+
+def write_suite(out_dir: Path, results: dict[str, list[Item]], manifest: dict) -> None:
+    """Write into a temporary folder beside `out_dir`, then swap it in: never half-written."""
+    out_dir = Path(out_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out_dir.parent, prefix=f".{out_dir.name}.", suffix=".tmp"))
+    try:
+        for name, items in results.items():
+            (tmp / f"{name}.jsonl").write_text("".join(dumps_item(i) + "\n" for i in items), encoding="utf-8")
+        (tmp / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=False) + "\n",
+                                           encoding="utf-8")
+        if out_dir.exists():
+            old = out_dir.with_name(f".{out_dir.name}.old")
+            if old.exists():
+                shutil.rmtree(old)
+            os.replace(out_dir, old)
+            os.replace(tmp, out_dir)
+            shutil.rmtree(old)
+        else:
+            os.replace(tmp, out_dir)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+__all__ = ["BuildError", "BuildRequest", "UnsatisfiableError", "build_suite", "write_suite", "suite_name"]

@@ -1,0 +1,143 @@
+"""Independent re-check of a built suite.
+
+It reads only the suite files, the lexicon and the paradigms' declarations, and re-verifies
+what the generator promises: the format (regions inside the text and covering it, word
+spans), the `additive` flag, grammaticality flags, and the selectional restriction of every
+declared verb-argument pair, evaluated here by a separate, deliberately plain evaluator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .grammar import load_paradigms
+from .lexicon import Entry, Lexicon, load_lexicon
+from .paths import GRAMMAR_DIR
+from .stats import paradigm_stats
+from .suite import CONDITIONS, REGION_NAMES, Item, paradigm_files, read_items
+from .words import condition_residual, word_spans
+
+CONTENT_TABLES = ("nouns", "verbs", "names")
+
+
+class CheckError(ValueError):
+    """The suite cannot be checked at all (missing folder, no paradigm files)."""
+
+
+def formula_holds(formula: str, entry: Entry) -> bool:
+    """Plain evaluation of an OR of ANDs of feature=value / feature!=value / zipf comparisons."""
+    formula = formula.strip()
+    if formula in ("", "*"):
+        return True
+    for clause in formula.split("|"):
+        if all(_atom_holds(atom.strip(), entry) for atom in clause.split("&")):
+            return True
+    return False
+
+
+def _atom_holds(atom: str, entry: Entry) -> bool:
+    for op in (">=", "<=", "!=", ">", "<", "="):
+        if op in atom:
+            feature, value = (s.strip() for s in atom.split(op, 1))
+            break
+    else:
+        raise CheckError(f"cannot read restriction atom {atom!r}")
+    if feature == "zipf":
+        z, v = entry.zipf, float(value)
+        return {">=": z >= v, "<=": z <= v, ">": z > v, "<": z < v, "=": z == v, "!=": z != v}[op]
+    values = set(entry.feature(feature).split(";")) if entry.feature(feature) else set()
+    return (value in values) if op == "=" else (value not in values)
+
+
+def check_item_format(item: Item) -> list[str]:
+    problems = []
+    for c in CONDITIONS:
+        s = item.conditions[c]
+        where = f"{item.item_id}/{c}"
+        if s.grammatical != (c != "long_island"):
+            problems.append(f"{where}: grammatical flag is {s.grammatical}")
+        if s.text != s.text.strip() or "  " in s.text:
+            problems.append(f"{where}: leading, trailing or double spaces")
+        covered = [False] * len(s.text)
+        last_end = 0
+        for r in s.regions:
+            if r.name not in REGION_NAMES:
+                problems.append(f"{where}: unknown region {r.name!r}")
+            if not (0 <= r.start <= r.end <= len(s.text)) or r.start < last_end:
+                problems.append(f"{where}: region {r.name} [{r.start}, {r.end}) out of order or outside the text")
+                continue
+            last_end = r.end
+            for i in range(r.start, r.end):
+                covered[i] = True
+        if any(not ok and not ch.isspace() for ok, ch in zip(covered, s.text)):
+            problems.append(f"{where}: characters outside every region")
+        if list(s.words) != word_spans(s.text):
+            problems.append(f"{where}: word spans differ from the orthographic words of the text")
+    residual = condition_residual({c: item.conditions[c].text for c in CONDITIONS})
+    if item.additive != (not residual):
+        problems.append(f"{item.item_id}: additive={item.additive} but the residual is {residual}")
+    return problems
+
+
+def _slot_tables(paradigm, levels: dict[str, str]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    return {s.name: (s.table, s.where) for s in paradigm.slot_specs(levels) if s.table}
+
+
+def check_item_restrictions(item: Item, paradigms: dict, lexicon: Lexicon) -> list[str]:
+    paradigm = paradigms.get(item.paradigm)
+    if paradigm is None:
+        return [f"{item.item_id}: unknown paradigm {item.paradigm!r}"]
+    slots = _slot_tables(paradigm, item.variant)
+    entries: dict[str, Entry] = {}
+    problems = []
+    for slot, lemma in item.lexical.items():
+        if slot not in slots:
+            problems.append(f"{item.item_id}: slot {slot!r} is not used at these variant levels")
+            continue
+        table, where = slots[slot]
+        try:
+            entries[slot] = lexicon.entry(table, lemma)
+        except KeyError:
+            problems.append(f"{item.item_id}: {lemma!r} is not in lexicon/{table}.csv")
+            continue
+        for formula in where:
+            if "{" not in formula and not formula_holds(formula, entries[slot]):
+                problems.append(f"{item.item_id}: {slot}={lemma} violates {formula!r}")
+    for argument in paradigm.arguments:
+        predicate, arg = entries.get(argument.predicate), entries.get(argument.slot)
+        if predicate is None or arg is None:
+            continue
+        column = "subj" if argument.role == "subj" else "obj"
+        restriction = str(predicate.formulas[column]) if column in predicate.formulas else "*"
+        if not formula_holds(restriction, arg):
+            problems.append(f"{item.item_id}: {predicate.lemma} does not take {arg.lemma!r} as {argument.role} "
+                            f"({restriction})")
+    return problems
+
+
+def check_suite(suite_dir: Path, lexicon_dir: Path, grammar_dir: Path = GRAMMAR_DIR) -> tuple[dict, list[str]]:
+    suite_dir = Path(suite_dir)
+    if not suite_dir.is_dir():
+        raise CheckError(f"{suite_dir}: no such suite folder (build one with `gen build`)")
+    files = paradigm_files(suite_dir)
+    if not files:
+        raise CheckError(f"{suite_dir}: no <paradigm>.jsonl files")
+    lexicon = load_lexicon(lexicon_dir)
+    paradigms = load_paradigms(grammar_dir)
+    manifest_path = suite_dir / "manifest.json"
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.exists() else {}
+    problems: list[str] = []
+    stats = {}
+    for path in files:
+        items = list(read_items(path))
+        seen: set[str] = set()
+        for item in items:
+            if item.item_id in seen:
+                problems.append(f"{path.name}: duplicate item_id {item.item_id}")
+            seen.add(item.item_id)
+            problems += check_item_format(item)
+            problems += check_item_restrictions(item, paradigms, lexicon)
+        name = path.stem
+        stats[name] = {"capacity": manifest.get("paradigms", {}).get(name, {}).get("capacity", 0),
+                       **paradigm_stats(items, lexicon, CONTENT_TABLES)}
+    return {"suite": manifest.get("suite", suite_dir.name), "paradigms": stats}, problems

@@ -1,0 +1,135 @@
+"""`gen build`, `gen list`, `gen validate`."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Optional
+
+import typer
+
+from .paths import GENERATED_DIR, GRAMMAR_DIR, LEXICON_DIR
+
+USER_ERRORS: tuple[type[Exception], ...] = ()
+
+
+def _user_errors() -> tuple[type[Exception], ...]:
+    from .build import BuildError
+    from .checks import CheckError
+    from .grammar import GrammarError
+    from .lexicon import LexiconError
+    from .render import TemplateError
+    from .sampler import UnsatisfiableError
+    from .suite import SuiteFormatError
+    return (BuildError, CheckError, GrammarError, LexiconError, TemplateError, UnsatisfiableError,
+            SuiteFormatError, FileNotFoundError)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Errors caused by input are printed as one message and exit code 2, no traceback."""
+    try:
+        yield
+    except _user_errors() as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _parse_levels(levels: list[str]) -> tuple[tuple[str, str], ...]:
+    out = []
+    for text in levels:
+        if "=" not in text:
+            typer.echo(f"error: --level takes FACTOR=LEVEL (e.g. subject_type=noun), not {text!r}", err=True)
+            raise typer.Exit(2)
+        factor, level = text.split("=", 1)
+        out.append((factor.strip(), level.strip()))
+    return tuple(out)
+
+
+def build(
+    phenomenon: str = typer.Option("all", help="whether, complex_np, subject, adjunct, or all."),
+    n: int = typer.Option(1000, min=1, help="Items per paradigm (matched sets with --vary)."),
+    seed: int = typer.Option(0, help="Random seed; the same seed gives byte-identical files."),
+    out: Optional[Path] = typer.Option(None, help="Output folder (default: generated/<suite>)."),
+    vary: Optional[str] = typer.Option(None, help="Cross a variant factor item-matched (e.g. subject_type)."),
+    level: list[str] = typer.Option([], help="Fix a variant level, FACTOR=LEVEL (repeatable)."),
+    lexicon: Path = typer.Option(LEXICON_DIR, help="Lexicon folder."),
+    grammar: Path = typer.Option(GRAMMAR_DIR, help="Grammar folder."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or report."),
+) -> None:
+    """Generate a suite: one JSONL per paradigm plus manifest.json."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from .build import BuildRequest, build_suite, suite_name, write_suite
+    from .report import balance_table
+
+    request = BuildRequest(phenomenon, n, seed, vary, _parse_levels(level))
+    console = Console(stderr=True)
+    with user_errors():
+        with Progress(TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
+                      console=console, disable=quiet or not console.is_terminal, transient=True) as bar:
+            def progress(name: str, total: int):
+                task = bar.add_task(name, total=total)
+                return lambda k: bar.advance(task, k)
+            results, manifest = build_suite(request, lexicon, grammar, progress)
+        target = out or GENERATED_DIR / suite_name(request)
+        write_suite(target, results, manifest)
+    if not quiet:
+        Console().print(balance_table(manifest))
+        typer.echo(f"wrote {sum(len(v) for v in results.values())} items to {target}")
+
+
+def list_paradigms(
+    lexicon: Path = typer.Option(LEXICON_DIR, help="Lexicon folder."),
+    grammar: Path = typer.Option(GRAMMAR_DIR, help="Grammar folder."),
+) -> None:
+    """Paradigms, their variants and how many distinct items the lexicon allows."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .build import BuildRequest, ParadigmBuilder
+    from .grammar import load_paradigms
+    from .lexicon import load_lexicon
+
+    with user_errors():
+        lex = load_lexicon(lexicon)
+        table = Table(title="Paradigms")
+        for column in ("paradigm", "phenomenon", "variants (default first)", "capacity"):
+            table.add_column(column)
+        for paradigm in load_paradigms(grammar).values():
+            builder = ParadigmBuilder(paradigm, lex, BuildRequest(paradigm.phenomenon))
+            variants = "; ".join(
+                f"{f}: {v.default}" + "".join(f", {lv}" for lv in v.levels if lv != v.default)
+                for f, v in paradigm.variants.items())
+            capacity = f"{builder.capacity:,}" + ("" if all(p.exact for p in builder.plans) else " (bound)")
+            table.add_row(paradigm.name, paradigm.phenomenon, variants or "-", capacity)
+    Console().print(table)
+
+
+def validate(
+    suite: Path = typer.Argument(..., help="A suite folder written by gen build."),
+    lexicon: Path = typer.Option(LEXICON_DIR, help="Lexicon folder."),
+) -> None:
+    """Re-check a suite (format, additivity, selectional restrictions) and print its balance."""
+    from rich.console import Console
+
+    from .checks import check_suite
+    from .report import balance_table
+
+    with user_errors():
+        manifest, problems = check_suite(suite, lexicon)
+    Console().print(balance_table(manifest))
+    if problems:
+        for p in problems[:30]:
+            typer.echo(f"problem: {p}", err=True)
+        typer.echo(f"{len(problems)} problem(s) in {suite}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"{suite}: all checks passed")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("build")(build)
+    app.command("list")(list_paradigms)
+    app.command("validate")(validate)

@@ -1,0 +1,261 @@
+"""Load and validate a paradigm file (grammar/<paradigm>.yaml).
+
+A paradigm declares its slots (which lexicon table fills each, with feature formulas),
+the verb-argument pairs whose selectional restrictions must hold, the confound variants it
+supports, and the four conditions as Jinja2 templates with region marks."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .formula import FormulaError, parse_formula
+from .lexicon import TABLES
+from .suite import CONDITIONS
+
+_REF = re.compile(r"\{(\w+)\.(\w+)\}")
+ROLES = ("subj", "obj")
+
+
+class GrammarError(ValueError):
+    """An invalid paradigm file; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class SlotSpec:
+    name: str
+    table: str | None             # None: the slot is not used at this variant level
+    where: tuple[str, ...] = ()   # formulas, ANDed; may refer to earlier slots as {slot.feature}
+    distinct: tuple[str, ...] = ()
+
+    def refs(self) -> set[str]:
+        return {m.group(1) for w in self.where for m in _REF.finditer(w)}
+
+
+@dataclass(frozen=True)
+class Argument:
+    predicate: str
+    role: str   # subj | obj
+    slot: str
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    slots: dict[str, SlotSpec | None]     # replaced slot definitions
+    where: dict[str, tuple[str, ...]]     # extra restrictions on existing slots
+    set: dict[str, Any]                   # template variables
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    default: str            # a level name, or "sample": each item draws a level, balanced
+    levels: dict[str, Level]
+
+
+@dataclass
+class Paradigm:
+    name: str
+    phenomenon: str
+    dependency: str
+    path: Path
+    title: str
+    design: str
+    factors: dict[str, dict[str, str]]
+    slots: dict[str, SlotSpec]
+    arguments: tuple[Argument, ...]
+    variants: dict[str, Variant]
+    conditions: dict[str, str]
+    let: dict[str, str] = field(default_factory=dict)   # derived template variables (Jinja expressions)
+    grammatical: dict[str, bool] = field(default_factory=dict)
+
+    def slot_specs(self, levels: dict[str, str]) -> list[SlotSpec]:
+        """Slots in sampling order once the chosen variant levels are applied."""
+        specs = dict(self.slots)
+        for factor, level_name in levels.items():
+            level = self.variants[factor].levels[level_name]
+            for slot, spec in level.slots.items():
+                specs[slot] = spec if spec is not None else SlotSpec(slot, None)
+            for slot, extra in level.where.items():
+                base = specs[slot]
+                specs[slot] = SlotSpec(slot, base.table, base.where + extra, base.distinct)
+        return [specs[name] for name in self.slots]
+
+    def template_vars(self, levels: dict[str, str]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for factor, level_name in levels.items():
+            out.update(self.variants[factor].levels[level_name].set)
+        return out
+
+
+def _fail(path: Path, key: str, message: str) -> GrammarError:
+    return GrammarError(f"{path}: {key}: {message}")
+
+
+def _as_list(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value)
+
+
+def _slot(path: Path, key: str, name: str, raw: Any) -> SlotSpec | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise _fail(path, key, "a slot is a mapping with `table` and optional `where`, `distinct`")
+    unknown = set(raw) - {"table", "where", "distinct"}
+    if unknown:
+        raise _fail(path, key, f"unknown key(s) {sorted(unknown)}; a slot has table, where, distinct")
+    table = raw.get("table")
+    if table not in TABLES:
+        raise _fail(path, f"{key}.table", f"unknown table {table!r} (tables: {', '.join(TABLES)})")
+    where = _as_list(raw.get("where"))
+    for i, formula in enumerate(where):
+        try:
+            parse_formula(_REF.sub("x", formula))
+        except FormulaError as exc:
+            raise _fail(path, f"{key}.where[{i}]", str(exc)) from None
+    return SlotSpec(name, table, where, _as_list(raw.get("distinct")))
+
+
+def _read_yaml(path: Path, seen: tuple[Path, ...] = ()) -> dict:
+    """The file's mapping; with `extends: OTHER`, OTHER's mapping updated key by key
+    (slots, variants, let and conditions merge one level deep)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise GrammarError(f"{path}: not valid YAML: {exc}") from None
+    except FileNotFoundError:
+        raise GrammarError(f"{path}: no such paradigm file") from None
+    if not isinstance(data, dict):
+        raise GrammarError(f"{path}: expected a mapping at the top level")
+    base_name = data.pop("extends", None)
+    if base_name is None:
+        return data
+    base_path = path.with_name(f"{base_name}.yaml")
+    if base_path in seen:
+        raise GrammarError(f"{path}: extends: circular ({base_name})")
+    merged = _read_yaml(base_path, seen + (path,))
+    for key, value in data.items():
+        if key in ("slots", "variants", "let", "conditions", "factors") and isinstance(value, dict):
+            merged[key] = {**(merged.get(key) or {}), **value}
+        else:
+            merged[key] = value
+    return merged
+
+
+def load_paradigm(path: Path) -> Paradigm:
+    path = Path(path)
+    data = _read_yaml(path)
+    for key in ("paradigm", "phenomenon", "slots", "conditions"):
+        if key not in data:
+            raise _fail(path, key, "missing")
+    name = str(data["paradigm"])
+    if name != path.stem:
+        raise _fail(path, "paradigm", f"{name!r} must equal the file name {path.stem!r}")
+
+    slots: dict[str, SlotSpec] = {}
+    for slot_name, raw in (data["slots"] or {}).items():
+        spec = _slot(path, f"slots.{slot_name}", slot_name, raw)
+        if spec is None:
+            raise _fail(path, f"slots.{slot_name}", "a slot needs a table")
+        slots[slot_name] = spec
+
+    arguments = []
+    for i, raw in enumerate(data.get("arguments") or []):
+        key = f"arguments[{i}]"
+        if not isinstance(raw, dict) or "predicate" not in raw:
+            raise _fail(path, key, "expected {predicate: SLOT, subj: SLOT, obj: SLOT}")
+        for role in ROLES:
+            if role in raw:
+                arguments.append(Argument(str(raw["predicate"]), role, str(raw[role])))
+        for ref in [raw["predicate"], *(raw[r] for r in ROLES if r in raw)]:
+            if ref not in slots:
+                raise _fail(path, key, f"unknown slot {ref!r}")
+
+    variants: dict[str, Variant] = {}
+    for factor, raw in (data.get("variants") or {}).items():
+        key = f"variants.{factor}"
+        if not isinstance(raw, dict) or not raw.get("levels"):
+            raise _fail(path, key, "a variant needs `levels` (and `default`: a level or `sample`)")
+        levels: dict[str, Level] = {}
+        for level_name, lraw in raw["levels"].items():
+            lraw = lraw or {}
+            lkey = f"{key}.levels.{level_name}"
+            unknown = set(lraw) - {"slots", "where", "set"}
+            if unknown:
+                raise _fail(path, lkey, f"unknown key(s) {sorted(unknown)}; a level has slots, where, set")
+            level_slots = {}
+            for s, sraw in (lraw.get("slots") or {}).items():
+                if s not in slots:
+                    raise _fail(path, f"{lkey}.slots.{s}", "unknown slot (declare it under slots first)")
+                level_slots[s] = _slot(path, f"{lkey}.slots.{s}", s, sraw)
+            level_where = {}
+            for s, wraw in (lraw.get("where") or {}).items():
+                if s not in slots:
+                    raise _fail(path, f"{lkey}.where.{s}", "unknown slot")
+                level_where[s] = _as_list(wraw)
+                for i, formula in enumerate(level_where[s]):
+                    try:
+                        parse_formula(_REF.sub("x", formula))
+                    except FormulaError as exc:
+                        raise _fail(path, f"{lkey}.where.{s}[{i}]", str(exc)) from None
+            levels[str(level_name)] = Level(str(level_name), level_slots, level_where, dict(lraw.get("set") or {}))
+        default = str(raw.get("default", next(iter(levels))))
+        if default != "sample" and default not in levels:
+            raise _fail(path, f"{key}.default", f"{default!r} is neither a level nor `sample`")
+        variants[factor] = Variant(factor, default, levels)
+
+    conditions = data["conditions"] or {}
+    missing = [c for c in CONDITIONS if c not in conditions]
+    extra = [c for c in conditions if c not in CONDITIONS]
+    if missing or extra:
+        raise _fail(path, "conditions", f"must be exactly {', '.join(CONDITIONS)}"
+                    + (f"; missing {missing}" if missing else "") + (f"; unknown {extra}" if extra else ""))
+
+    paradigm = Paradigm(
+        name=name,
+        phenomenon=str(data["phenomenon"]),
+        dependency=str(data.get("dependency", "wh")),
+        path=path,
+        title=str(data.get("title", name)),
+        design=str(data.get("design", "")).strip(),
+        factors={k: dict(v) for k, v in (data.get("factors") or {}).items()},
+        slots=slots,
+        arguments=tuple(arguments),
+        variants=variants,
+        conditions={c: str(conditions[c]) for c in CONDITIONS},
+        let={str(k): str(v) for k, v in (data.get("let") or {}).items()},
+        grammatical={c: c != "long_island" for c in CONDITIONS},
+    )
+    _check_references(paradigm)
+    return paradigm
+
+
+def _check_references(p: Paradigm) -> None:
+    order = list(p.slots)
+    for factor_levels in [{}] + [{f: l} for f, v in p.variants.items() for l in v.levels]:
+        for i, spec in enumerate(p.slot_specs(factor_levels)):
+            for ref in spec.refs() | set(spec.distinct):
+                if ref not in p.slots:
+                    raise _fail(p.path, f"slots.{spec.name}", f"refers to unknown slot {ref!r}")
+                if order.index(ref) >= i and ref in spec.refs():
+                    raise _fail(p.path, f"slots.{spec.name}",
+                                f"refers to {ref!r}, which is sampled later: declare {ref!r} first")
+
+
+def load_paradigms(directory: Path) -> dict[str, Paradigm]:
+    out = {}
+    for path in sorted(Path(directory).glob("*.yaml")):
+        paradigm = load_paradigm(path)
+        out[paradigm.name] = paradigm
+    if not out:
+        raise GrammarError(f"{directory}: no paradigm files (*.yaml)")
+    return out

@@ -1,0 +1,86 @@
+"""`gen export` and `gen import` (docs/interop.md). Bad input ends with one line naming the
+file (and line) and exit code 2; outputs appear all at once or not at all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+EXPORT_FORMATS = ("blimp", "syntaxgym", "lm-eval", "hf", "csv", "ratings")
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def run_export(suite_dir: Path, fmt: str, out: Path, lists: int = 4, seed: Optional[int] = None,
+               fillers: Optional[Path] = None, absolute_paths: bool = False, force: bool = False) -> int:
+    """Export a suite; returns the number of files written."""
+    from generator.interop import blimp, csv_long, hf, lm_eval, ratings, syntaxgym
+    from generator.interop.common import InteropError, load_suite, write_tree
+
+    if fmt not in EXPORT_FORMATS:
+        raise InteropError(f"--format {fmt}: unknown export format (expected one of {', '.join(EXPORT_FORMATS)})")
+    suite = load_suite(suite_dir)
+    if fmt == "ratings":
+        manifest_seed = suite.manifest.get("seed")
+        chosen_seed = seed if seed is not None else manifest_seed if isinstance(manifest_seed, int) else 0
+        filler_trials = ratings.read_fillers(fillers) if fillers else []
+        files = ratings.export(suite, lists=lists, seed=chosen_seed, fillers=filler_trials)
+    elif fmt == "lm-eval":
+        files = lm_eval.export(suite, data_root=out if absolute_paths else None)
+    else:
+        files = {"blimp": blimp, "syntaxgym": syntaxgym, "hf": hf, "csv": csv_long}[fmt].export(suite)
+    write_tree(out, files, force=force)
+    return len(files)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("export")
+    def export(
+        suite_dir: Path = typer.Argument(..., help="Suite folder (<paradigm>.jsonl + manifest.json)."),
+        fmt: str = typer.Option(..., "--format", "-f", help=f"One of: {', '.join(EXPORT_FORMATS)}."),
+        out: Path = typer.Option(..., "--out", "-o", help="Output folder (created; see --force)."),
+        lists: int = typer.Option(4, "--lists", help="ratings: number of Latin-square lists (multiple of 4)."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="ratings: shuffling seed (default: the suite's seed)."),
+        fillers: Optional[Path] = typer.Option(None, "--fillers", help="ratings: filler sentences (CSV with `text`, or one a line)."),
+        absolute_paths: bool = typer.Option(False, "--absolute-paths", help="lm-eval: write absolute data_files paths."),
+        force: bool = typer.Option(False, "--force", help="Replace the output folder if it is not empty."),
+    ) -> None:
+        """Export a suite for other tools (BLiMP, SyntaxGym, lm-eval, HF datasets, CSV, rating lists).
+
+        Formats: blimp (minimal-pair JSONL), syntaxgym (test-suite JSON per paradigm),
+        lm-eval (lm-evaluation-harness task folder), hf (datasets folder with card),
+        csv (long format), ratings (Latin-square lists for a 7-point rating study)."""
+        from generator.interop.common import InteropError
+
+        try:
+            n = run_export(suite_dir, fmt, out, lists, seed, fillers, absolute_paths, force)
+        except (InteropError, OSError) as exc:
+            _fail(str(exc))
+        typer.echo(f"wrote {n} files to {out} ({fmt})")
+
+    @app.command("import")
+    def import_(
+        file: Path = typer.Argument(..., help="Hand-written suite: JSONL (four condition keys) or long-format CSV."),
+        out: Path = typer.Option(..., "--out", "-o", help="Suite folder to write (<paradigm>.jsonl + manifest.json)."),
+        fmt: Optional[str] = typer.Option(None, "--format", "-f", help="jsonl or csv (default: detected)."),
+        paradigm: Optional[str] = typer.Option(None, "--paradigm", help="Paradigm of every item (overrides island types)."),
+        force: bool = typer.Option(False, "--force", help="Replace the output folder if it is not empty."),
+    ) -> None:
+        """Convert a hand-written suite into the suite format, so `bench run` can score it."""
+        from generator.interop.common import InteropError, write_tree
+        from generator.interop.importers import import_file
+
+        try:
+            files = import_file(file, fmt, paradigm)
+            write_tree(out, files, force=force)
+        except (InteropError, OSError) as exc:
+            _fail(str(exc))
+        typer.echo(f"imported {file} into {out}: {', '.join(sorted(f for f in files if f.endswith('.jsonl')))}")
+
+
+__all__ = ["register", "run_export", "EXPORT_FORMATS"]

@@ -1,0 +1,167 @@
+"""What every exporter and importer shares: the suite as read from disk, the error type,
+deterministic serialisation helpers and the all-or-nothing write of an output folder."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from generator.suite import CONDITIONS, Item, Sentence, SuiteFormatError, paradigm_files, read_items
+
+SHORT = {"short_nonisland": "short", "long_nonisland": "long", "short_island": "short", "long_island": "long"}
+STRUCTURE = {"short_nonisland": "nonisland", "long_nonisland": "nonisland",
+             "short_island": "island", "long_island": "island"}
+GOOD_CONDITIONS = CONDITIONS[:3]  # each scored against long_island in minimal pairs
+BAD_CONDITION = CONDITIONS[3]
+WHOLE_SENTENCE = "sentence"  # region name used in exports for a sentence that has no regions
+
+
+class InteropError(ValueError):
+    """Bad input for an export or import; the message names the file (and line)."""
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    paradigms: dict[str, list[Item]]  # paradigm file stem -> items, in file order
+    manifest: dict[str, Any]
+
+    @property
+    def items(self) -> list[Item]:
+        return [item for items in self.paradigms.values() for item in items]
+
+
+def load_suite(suite_dir: Path) -> Suite:
+    suite_dir = Path(suite_dir)
+    if not suite_dir.is_dir():
+        raise InteropError(f"{suite_dir}: not a suite folder (expected <paradigm>.jsonl files and manifest.json)")
+    files = paradigm_files(suite_dir)
+    if not files:
+        raise InteropError(f"{suite_dir}: no <paradigm>.jsonl files in this folder")
+    paradigms: dict[str, list[Item]] = {}
+    for path in files:
+        try:
+            items = list(read_items(path))
+        except SuiteFormatError as exc:
+            raise InteropError(str(exc)) from exc
+        if not items:
+            raise InteropError(f"{path}: no items")
+        paradigms[path.stem] = items
+    manifest: dict[str, Any] = {}
+    manifest_path = suite_dir / "manifest.json"
+    if manifest_path.exists():
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise InteropError(f"{manifest_path}:{exc.lineno}: not valid JSON ({exc.msg})") from exc
+    return Suite(suite_dir.resolve().name, paradigms, manifest)
+
+
+def sentence_regions(sentence: Sentence) -> list[tuple[str, str]]:
+    """(name, text) of each region, text with spaces collapsed; a sentence without regions
+    is one region named `sentence`."""
+    if not sentence.regions:
+        return [(WHOLE_SENTENCE, clean_spaces(sentence.text))]
+    return [(r.name, clean_spaces(sentence.text[r.start:r.end])) for r in sentence.regions]
+
+
+def clean_spaces(text: str) -> str:
+    return " ".join(text.split())
+
+
+def dump_json(data: Any, indent: int | None = None) -> str:
+    if indent is None:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(data, ensure_ascii=False, indent=indent) + "\n"
+
+
+def dump_jsonl(records: Iterable[Mapping[str, Any]]) -> str:
+    return "".join(dump_json(r) + "\n" for r in records)
+
+
+def dump_csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow(["" if v is None else v for v in row])
+    return buffer.getvalue()
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 16), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def manifest_file_hashes(manifest: Mapping[str, Any]) -> dict[str, str]:
+    """The manifest's `files` entry flattened to {relative path: sha256}, sorted."""
+    out: dict[str, str] = {}
+
+    def walk(prefix: str, node: Any) -> None:
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                walk(f"{prefix}/{key}" if prefix else str(key), value)
+        elif isinstance(node, list):
+            for entry in node:
+                if isinstance(entry, Mapping) and "path" in entry and "sha256" in entry:
+                    out[str(entry["path"])] = str(entry["sha256"])
+        elif isinstance(node, str):
+            out[prefix] = node
+
+    walk("", manifest.get("files", {}))
+    return dict(sorted(out.items()))
+
+
+def lexicon_hash(manifest: Mapping[str, Any]) -> tuple[str | None, dict[str, str]]:
+    """One sha256 over the lexicon files' hashes (`path sha256` lines, sorted), and those files."""
+    files = {p: h for p, h in manifest_file_hashes(manifest).items() if "lexicon" in p}
+    if not files:
+        return None, {}
+    text = "".join(f"{p} {h}\n" for p, h in files.items())
+    return hashlib.sha256(text.encode("utf-8")).hexdigest(), files
+
+
+def write_tree(out: Path, files: Mapping[str, str | bytes], force: bool = False) -> None:
+    """Write `files` ({relative path: content}) as the folder `out`, all or nothing: they are
+    written to a temporary folder beside `out`, which then takes its place."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise InteropError(f"{out}: exists and is not a folder")
+    if out.exists() and any(out.iterdir()) and not force:
+        raise InteropError(f"{out}: folder exists and is not empty; pass --force to replace it")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp"))
+    os.chmod(tmp, 0o755)  # mkdtemp makes it private; the output is an ordinary folder
+    old: Path | None = None
+    try:
+        for rel, content in sorted(files.items()):
+            path = tmp / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                with open(path, "w", encoding="utf-8", newline="\n") as handle:
+                    handle.write(content)
+        if out.exists():
+            old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.", suffix=".old"))
+            os.replace(out, old / "previous")
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None and (old / "previous").exists() and not out.exists():
+            os.replace(old / "previous", out)
+        raise
+    finally:
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)

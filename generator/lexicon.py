@@ -1,0 +1,304 @@
+"""Load and validate the annotated lexicon (lexicon/*.csv, documented in lexicon/README.md).
+
+Every problem is collected and reported together, each naming file, line and column."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from .formula import FeatureValue, Formula, FormulaError, parse_formula
+
+PERSONS = ("1sg", "2sg", "3sg", "1pl", "2pl", "3pl")
+PARADIGM_COLUMNS = ("pres_ind", "pres_subj", "impf_ind", "impf_subj", "fut", "cond")
+
+NOUN_CLASSES = frozenset(
+    "human animal institution artifact tool device vehicle furniture clothing container food "
+    "drink plant money document content info emotion event plan place building abstract relation".split()
+)
+VERB_ROLES = frozenset("transitive bridge se_embed noun_embed emotive causative auxiliary".split())
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    required: bool = True
+    values: frozenset[str] | None = None  # closed list, for feature columns
+    multi: bool = False                   # `;`-separated values
+    kind: str = "feature"                 # feature | form | paradigm | formula | number | text
+
+
+def _closed(*values: str) -> frozenset[str]:
+    return frozenset(values)
+
+
+TABLES: dict[str, tuple[Column, ...]] = {
+    "nouns": (
+        Column("lemma", kind="form"),
+        Column("gender", values=_closed("m", "f")),
+        Column("plural", kind="form"),
+        Column("classes", values=NOUN_CLASSES, multi=True),
+        Column("comp_mood", required=False, values=_closed("subj", "ind", "both")),
+        Column("info_type", required=False, values=_closed("report", "belief")),
+        Column("article", required=False, values=_closed("il", "lo", "la", "l'")),
+        Column("zipf", kind="number"),
+        Column("note", required=False, kind="text"),
+    ),
+    "verbs": (
+        Column("lemma", kind="form"),
+        Column("aux", values=_closed("avere", "essere")),
+        Column("roles", values=VERB_ROLES, multi=True),
+        Column("object", values=_closed("obligatory", "optional", "none")),
+        Column("che_mood", required=False, values=_closed("subj", "ind", "both")),
+        Column("subj", required=False, kind="formula"),
+        Column("obj", required=False, kind="formula"),
+        Column("part", kind="form"),
+        *(Column(name, kind="paradigm") for name in PARADIGM_COLUMNS),
+        Column("zipf", kind="number"),
+        Column("note", required=False, kind="text"),
+    ),
+    "names": (
+        Column("lemma", kind="form"),
+        Column("gender", values=_closed("m", "f")),
+        Column("zipf", kind="number"),
+        Column("note", required=False, kind="text"),
+    ),
+    "pronouns": (
+        Column("lemma", kind="form"),
+        Column("person", values=_closed("1", "2", "3")),
+        Column("number", values=_closed("sg", "pl")),
+        Column("gender", values=_closed("m", "f", "mf")),
+        Column("note", required=False, kind="text"),
+    ),
+    "connectives": (
+        Column("lemma", kind="form"),
+        Column("type", values=_closed("conditional", "temporal")),
+        Column("mood", values=_closed("ind", "subj")),
+        Column("tense", values=_closed("pres", "perf")),
+        Column("note", required=False, kind="text"),
+    ),
+    "wh_words": (
+        Column("lemma", kind="form"),
+        Column("category", values=_closed("pronoun", "determiner", "pp")),
+        Column("animacy", values=_closed("human", "inanimate", "any")),
+        Column("note", required=False, kind="text"),
+    ),
+}
+
+# Features every entry of a table has without a column: names and pronouns denote people,
+# common nouns and names are third person singular.
+IMPLICIT_FEATURES: dict[str, dict[str, str]] = {
+    "nouns": {"person": "3", "number": "sg"},
+    "names": {"classes": "human", "person": "3", "number": "sg"},
+    "pronouns": {"classes": "human"},
+}
+
+
+class LexiconError(ValueError):
+    """Invalid lexicon rows; the message lists every problem with file, line and column."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    table: str
+    lemma: str
+    features: Mapping[str, FeatureValue]
+    forms: Mapping[str, tuple[str, ...]]
+    formulas: Mapping[str, Formula]
+    source: str  # "nouns.csv:12", for messages
+
+    def feature(self, name: str) -> str:
+        """The single value of a feature ('' when absent)."""
+        value = self.features.get(name)
+        if value is None or isinstance(value, float):
+            return "" if value is None else str(value)
+        return ";".join(sorted(value))
+
+    def has(self, name: str, value: str) -> bool:
+        have = self.features.get(name)
+        return have is not None and not isinstance(have, float) and value in have
+
+    def form(self, column: str, index: int = 0) -> str:
+        return self.forms[column][index]
+
+    @property
+    def zipf(self) -> float:
+        value = self.features.get("zipf", 0.0)
+        return value if isinstance(value, float) else 0.0
+
+
+@dataclass
+class Lexicon:
+    tables: dict[str, list[Entry]]
+    exceptions: dict[str, str] = field(default_factory=dict)  # form -> lemma, checked by hand
+    files: dict[str, Path] = field(default_factory=dict)
+
+    def table(self, name: str) -> list[Entry]:
+        return self.tables[name]
+
+    def entry(self, table: str, lemma: str) -> Entry:
+        for e in self.tables[table]:
+            if e.lemma == lemma:
+                return e
+        raise KeyError(f"{table}: no lemma {lemma!r}")
+
+    def verb(self, lemma: str) -> Entry:
+        return self.entry("verbs", lemma)
+
+
+def _feature_names_by_table() -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for table, columns in TABLES.items():
+        names = {c.name for c in columns if c.kind == "feature"} | {"zipf"}
+        names |= set(IMPLICIT_FEATURES.get(table, {}))
+        out[table] = names
+    return out
+
+
+def _check_formula(formula: Formula, where: str, errors: list[str]) -> None:
+    """Atoms of a restriction must name features and values that arguments can have."""
+    known: dict[str, frozenset[str] | None] = {"zipf": None, "person": _closed("1", "2", "3"),
+                                               "number": _closed("sg", "pl"),
+                                               "det": _closed("il", "lo", "la", "l'")}
+    for columns in (TABLES["nouns"], TABLES["names"], TABLES["pronouns"]):
+        for c in columns:
+            if c.kind == "feature":
+                known[c.name] = (known.get(c.name) or frozenset()) | (c.values or frozenset())
+    for atom in formula.atoms():
+        if atom.feature not in known:
+            errors.append(f"{where}: unknown feature {atom.feature!r} (known: {', '.join(sorted(known))})")
+        elif atom.feature != "zipf" and known[atom.feature] and atom.value not in known[atom.feature]:
+            errors.append(f"{where}: unknown value {atom.value!r} for {atom.feature!r}")
+
+
+def load_table(path: Path, table: str, errors: list[str]) -> list[Entry]:
+    columns = TABLES[table]
+    by_name = {c.name: c for c in columns}
+    entries: list[Entry] = []
+    seen: dict[str, int] = {}
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle)
+        try:
+            header = next(reader)
+        except StopIteration:
+            errors.append(f"{path.name}: empty file (expected a header row)")
+            return entries
+        header = [h.strip() for h in header]
+        for h in header:
+            if h not in by_name:
+                errors.append(f"{path.name}:1: unknown column {h!r} (expected: {', '.join(by_name)})")
+        for c in columns:
+            if c.required and c.name not in header:
+                errors.append(f"{path.name}:1: missing column {c.name!r}")
+        for line_no, row in enumerate(reader, start=2):
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) != len(header):
+                errors.append(f"{path.name}:{line_no}: {len(row)} cells, the header has {len(header)}")
+                continue
+            entry = _parse_row(path.name, line_no, dict(zip(header, (c.strip() for c in row))),
+                               table, by_name, errors)
+            if entry is None:
+                continue
+            if entry.lemma in seen:
+                errors.append(f"{path.name}:{line_no}: column lemma: duplicate lemma {entry.lemma!r} "
+                              f"(first on line {seen[entry.lemma]})")
+                continue
+            seen[entry.lemma] = line_no
+            entries.append(entry)
+    return entries
+
+
+def _parse_row(file: str, line_no: int, cells: dict[str, str], table: str,
+               columns: dict[str, Column], errors: list[str]) -> Entry | None:
+    features: dict[str, FeatureValue] = {k: frozenset(v.split(";")) for k, v in IMPLICIT_FEATURES.get(table, {}).items()}
+    forms: dict[str, tuple[str, ...]] = {}
+    formulas: dict[str, Formula] = {}
+    ok = True
+    for name, column in columns.items():
+        value = cells.get(name, "")
+        where = f"{file}:{line_no}: column {name}"
+        if not value:
+            if column.required and column.kind != "text":
+                errors.append(f"{where}: empty (required)")
+                ok = False
+            continue
+        if column.kind == "form":
+            forms[name] = (value,)
+        elif column.kind == "paradigm":
+            persons = tuple(p.strip() for p in value.split("|"))
+            if len(persons) != 6 or not all(persons):
+                errors.append(f"{where}: {value!r} must list six forms 1sg|2sg|3sg|1pl|2pl|3pl")
+                ok = False
+            forms[name] = persons
+        elif column.kind == "formula":
+            try:
+                formulas[name] = parse_formula(value)
+            except FormulaError as exc:
+                errors.append(f"{where}: {exc}")
+                ok = False
+                continue
+            _check_formula(formulas[name], where, errors)
+        elif column.kind == "number":
+            try:
+                features[name] = float(value)
+            except ValueError:
+                errors.append(f"{where}: {value!r} is not a number")
+                ok = False
+        elif column.kind == "feature":
+            values = [v.strip() for v in value.split(";")] if column.multi else [value]
+            bad = [v for v in values if column.values is not None and v not in column.values]
+            if bad:
+                errors.append(f"{where}: unknown value(s) {', '.join(map(repr, bad))} "
+                              f"(allowed: {', '.join(sorted(column.values or ()))})")
+                ok = False
+            features[name] = frozenset(values)
+    if not ok or "lemma" not in forms:
+        return None
+    if table == "nouns":
+        # The singular definite article, as a feature: slots can be asked to share it.
+        from .morphology import definite_article
+        override = cells.get("article", "")
+        gender = "f" if cells.get("gender") == "f" else "m"
+        features["det"] = frozenset([definite_article(forms["lemma"][0], gender, "sg", override)])
+    return Entry(table, forms["lemma"][0], features, forms, formulas, f"{file}:{line_no}")
+
+
+def load_exceptions(path: Path, errors: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    if not path.exists():
+        return out
+    with open(path, encoding="utf-8", newline="") as handle:
+        for line_no, row in enumerate(csv.DictReader(handle), start=2):
+            form, lemma, reason = (row.get(k, "").strip() for k in ("form", "lemma", "reason"))
+            if not (form and lemma and reason):
+                errors.append(f"{path.name}:{line_no}: form, lemma and reason are all required")
+                continue
+            out[f"{form}\t{lemma}"] = reason
+    return out
+
+
+def load_lexicon(directory: Path) -> Lexicon:
+    directory = Path(directory)
+    errors: list[str] = []
+    tables: dict[str, list[Entry]] = {}
+    files: dict[str, Path] = {}
+    for table in TABLES:
+        path = directory / f"{table}.csv"
+        if not path.exists():
+            errors.append(f"{path.name}: missing (every table in lexicon/README.md is required)")
+            tables[table] = []
+            continue
+        files[table] = path
+        tables[table] = load_table(path, table, errors)
+    exceptions_path = directory / "lemma_exceptions.csv"
+    exceptions = load_exceptions(exceptions_path, errors)
+    if exceptions_path.exists():
+        files["lemma_exceptions"] = exceptions_path
+    if errors:
+        shown = errors[:40]
+        more = f"\n… and {len(errors) - 40} more" if len(errors) > 40 else ""
+        raise LexiconError(f"invalid lexicon in {directory}:\n  " + "\n  ".join(shown) + more)
+    return Lexicon(tables, exceptions, files)

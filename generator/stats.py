@@ -1,0 +1,84 @@
+"""Balance report of a paradigm's items: lengths, frequency, lemma usage, additivity, overlap.
+
+Content words are the words that are forms of a content lemma (nouns, lexical verbs, names);
+their frequency is the lemma's Zipf value from the lexicon, so no word list is loaded."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+from statistics import mean
+
+from .lexicon import Lexicon
+from .morphology import agree_participle
+from .suite import CONDITIONS, Item
+
+
+def content_forms(lexicon: Lexicon, tables: tuple[str, ...]) -> dict[str, float]:
+    """Every surface form of a content lemma -> that lemma's Zipf frequency."""
+    out: dict[str, float] = {}
+    for table in tables:
+        for entry in lexicon.table(table):
+            if table == "verbs" and entry.has("roles", "auxiliary"):
+                continue
+            forms = {f for column in entry.forms.values() for f in column}
+            if "part" in entry.forms:
+                part = entry.form("part")
+                forms |= {agree_participle(part, g, n) for g in "mf" for n in ("sg", "pl")}
+            for form in forms:
+                out.setdefault(form.lower(), entry.zipf)
+    return out
+
+
+def _round(x: float) -> float:
+    return round(float(x), 4)
+
+
+def paradigm_stats(items: list[Item], lexicon: Lexicon, tables: tuple[str, ...]) -> dict:
+    if not items:
+        return {"n_items": 0}
+    zipf = content_forms(lexicon, tables)
+    content_lemmas = {e.lemma for t in tables for e in lexicon.table(t) if not e.has("roles", "auxiliary")}
+
+    lowered = {c: [[w.lower() for w in item.conditions[c].word_strings] for item in items] for c in CONDITIONS}
+    per_condition = {}
+    for c in CONDITIONS:
+        n_words = [len(words) for words in lowered[c]]
+        n_chars = [len(item.conditions[c].text) for item in items]
+        freqs = [zipf[w] for words in lowered[c] for w in words if w in zipf]
+        per_condition[c] = {"mean_words": _round(mean(n_words)), "mean_chars": _round(mean(n_chars)),
+                            "zipf_mean_content": _round(mean(freqs)) if freqs else None}
+
+    usage = Counter()
+    for item in items:
+        usage.update({lemma for lemma in item.lexical.values() if lemma in content_lemmas})
+    most_lemma, most_uses = min(usage.items(), key=lambda kv: (-kv[1], kv[0])) if usage else ("", 0)
+
+    overlaps = []
+    for k in range(len(items)):
+        bags = {c: Counter(w for w in lowered[c][k] if w in zipf) for c in CONDITIONS}
+        sizes = {c: sum(bag.values()) for c, bag in bags.items()}
+        for a, b in combinations(CONDITIONS, 2):
+            shared = sum((bags[a] & bags[b]).values())
+            union = sizes[a] + sizes[b] - shared
+            overlaps.append(shared / union if union else 1.0)
+
+    residuals = [len(i.residual) for i in items]
+    residual_words = Counter(w for i in items for w in i.residual)
+    return {
+        "n_items": len(items),
+        "conditions": per_condition,
+        "lemma_usage": {
+            "n_lemmas": len(usage),
+            "max_uses": most_uses,
+            "min_uses": min(usage.values()) if usage else 0,
+            "most_used": most_lemma,
+            "max_share": _round(most_uses / len(items)),
+        },
+        "additive_share": _round(sum(i.additive for i in items) / len(items)),
+        "mean_residual_words": _round(mean(residuals)),
+        "most_common_residual": [w for w, _ in sorted(residual_words.items(), key=lambda kv: (-kv[1], kv[0]))[:6]],
+        "mean_content_overlap": _round(mean(overlaps)),
+        "variants": {k: dict(sorted(Counter(i.variant.get(k, "") for i in items).items()))
+                     for k in sorted({k for i in items for k in i.variant})},
+    }

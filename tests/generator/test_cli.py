@@ -1,0 +1,60 @@
+"""`gen` from the command line: outputs, messages, exit codes."""
+
+import json
+
+from typer.testing import CliRunner
+
+from generator.cli import app
+
+runner = CliRunner()
+
+
+def test_build_writes_a_suite_and_validate_accepts_it(tmp_path):
+    out = tmp_path / "suite"
+    result = runner.invoke(app, ["build", "--phenomenon", "subject", "--n", "40", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "subject_island.jsonl").exists()
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["paradigms"]["subject_island"]["n_items"] == 40
+    result = runner.invoke(app, ["validate", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "all checks passed" in result.output
+
+
+def test_validate_reports_a_tampered_item(tmp_path):
+    out = tmp_path / "suite"
+    assert runner.invoke(app, ["build", "--phenomenon", "whether", "--n", "10", "--out", str(out)]).exit_code == 0
+    path = out / "whether_island.jsonl"
+    lines = path.read_text().splitlines()
+    item = json.loads(lines[0])
+    item["conditions"]["long_island"]["text"] += " davvero"
+    lines[0] = json.dumps(item, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n")
+    result = runner.invoke(app, ["validate", str(out)])
+    assert result.exit_code == 1
+    assert "whether_island-00000" in result.output
+
+
+def test_too_many_items_is_a_clear_error(tmp_path):
+    result = runner.invoke(app, ["build", "--phenomenon", "whether", "--n", "999999999999", "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2
+    assert "the maximum is" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "x").exists()
+
+
+def test_unknown_phenomenon(tmp_path):
+    result = runner.invoke(app, ["build", "--phenomenon", "parasitic", "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2
+    assert "unknown phenomenon 'parasitic'" in result.output
+
+
+def test_list_shows_paradigms_and_capacity():
+    result = runner.invoke(app, ["list"])
+    assert result.exit_code == 0, result.output
+    for name in ("whether_island", "complex_np_island", "subject_island", "adjunct_island_temporal"):
+        assert name in result.output
+
+
+def test_validate_missing_folder(tmp_path):
+    result = runner.invoke(app, ["validate", str(tmp_path / "nope")])
+    assert result.exit_code == 2 and "no such suite folder" in result.output
