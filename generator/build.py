@@ -103,7 +103,8 @@ class ParadigmBuilder:
         plan_use = [0] * len(self.plans)
         items: list[Item] = []
         for index in range(n):
-            order = sorted(range(len(self.plans)), key=lambda i: (plan_use[i], sampler.rng.random()))
+            order = sorted(range(len(self.plans)),
+                           key=lambda i: (self._pressure(self.plans[i], sampler), plan_use[i], sampler.rng.random()))
             for plan_index in order:
                 plan = self.plans[plan_index]
                 values = sampler.sample(plan)
@@ -118,6 +119,14 @@ class ParadigmBuilder:
             if progress:
                 progress(1)
         return items
+
+    @staticmethod
+    def _pressure(plan: Plan, sampler: Sampler) -> int:
+        """How used the freshest lemma of each independent slot already is: the level whose
+        slots still offer less-used lemmas goes first, so levels with few candidates (few
+        verbs take the subjunctive) do not overuse them. Equal pressure: levels alternate."""
+        lookup = sampler.usage.__getitem__
+        return sum(min(map(lookup, keys)) for keys in plan.root_keys())
 
     def _items(self, index: int, plan: Plan, values: dict[str, int], sampler: Sampler) -> list[Item]:
         item_id = f"{self.paradigm.name}-{index:05d}"

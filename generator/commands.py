@@ -96,7 +96,8 @@ def list_paradigms(
     with user_errors():
         lex = load_lexicon(lexicon)
         table = Table(title="Paradigms")
-        for column in ("paradigm", "phenomenon", "variants (default first)", "capacity"):
+        table.add_column("paradigm", no_wrap=True)
+        for column in ("phenomenon", "variants (default first)", "capacity"):
             table.add_column(column)
         for paradigm in load_paradigms(grammar).values():
             builder = ParadigmBuilder(paradigm, lex, BuildRequest(paradigm.phenomenon))

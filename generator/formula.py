@@ -52,7 +52,17 @@ class Formula:
     def matches(self, features: Mapping[str, FeatureValue]) -> bool:
         if not self.clauses:
             return True
-        return any(all(a.holds(features) for a in clause) for clause in self.clauses)
+        for clause in self.clauses:
+            for atom in clause:
+                if atom.op == "=":  # the common case, inlined
+                    have = features.get(atom.feature)
+                    if have is None or isinstance(have, float) or atom.value not in have:
+                        break
+                elif not atom.holds(features):
+                    break
+            else:
+                return True
+        return False
 
     def atoms(self) -> list[Atom]:
         return [a for clause in self.clauses for a in clause]

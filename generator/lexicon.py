@@ -134,6 +134,7 @@ class Lexicon:
     tables: dict[str, list[Entry]]
     exceptions: dict[str, str] = field(default_factory=dict)  # form -> lemma, checked by hand
     files: dict[str, Path] = field(default_factory=dict)
+    matches: dict = field(default_factory=dict, repr=False)   # (table, formula) -> matching indices
 
     def table(self, name: str) -> list[Entry]:
         return self.tables[name]

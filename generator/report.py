@@ -9,7 +9,7 @@ def balance_table(manifest: dict) -> Table:
     table = Table(title=f"Balance of {manifest.get('suite', 'suite')}")
     for column in ("paradigm", "items", "capacity", "additive", "mean residual", "max lemma share",
                    "words SN/LN/SI/LI", "zipf SN/LN/SI/LI"):
-        table.add_column(column, justify="right" if column != "paradigm" else "left")
+        table.add_column(column, justify="right" if column != "paradigm" else "left", no_wrap=column == "paradigm")
     for name, stats in manifest.get("paradigms", {}).items():
         conditions = stats.get("conditions", {})
         words = "/".join(f"{c['mean_words']:.1f}" for c in conditions.values())

@@ -2,14 +2,14 @@
 
 A plan is a paradigm under fixed variant levels. Each slot has static candidates (its
 `where` formulas without references) and dependencies on earlier slots: formulas that
-refer to them (`{verb.che_mood}`), verb-argument restrictions, and `distinct`. Candidate
-sets given the dependencies' values are cached.
+refer to them (`{subj_noun.det}`), verb-argument restrictions, and `distinct`. Candidate
+sets given the dependencies' values are set intersections of cached formula matches.
 
 Capacity (the number of distinct lexical assignments) is counted exactly by dynamic
-programming over the dependency tree once edges that never filter anything are dropped;
-values that admit no completion are pruned, so sampling never dead-ends. Sampling picks,
-slot by slot, among the valid candidates used least so far (ties broken by the seeded
-generator): lemmas are used as evenly as the constraints allow."""
+programming over the dependency tree, once dependencies that never filter anything are
+dropped; values that admit no completion are pruned, so sampling never dead-ends. Sampling
+picks, slot by slot, among the valid candidates used least so far (ties broken by the
+seeded generator): lemmas are used as evenly as the constraints allow."""
 
 from __future__ import annotations
 
@@ -33,12 +33,12 @@ class UnsatisfiableError(ValueError):
 @dataclass
 class SlotPlan:
     spec: SlotSpec
-    entries: list[Entry]                     # the slot's table
-    static: list[int]                        # indices passing the reference-free formulas
-    dynamic: tuple[str, ...]                 # formulas with {slot.attr} references
+    entries: list[Entry]                          # the slot's table
+    static: list[int]                             # indices passing the reference-free formulas
+    dynamic: tuple[str, ...]                      # formulas with {slot.attr} references
     arguments: tuple[tuple[Argument, bool], ...]  # (argument, this slot is the predicate)
-    parents: tuple[str, ...]                 # earlier slots this slot's candidates depend on
-    keys: list[int]                          # global usage index of every table entry
+    parents: tuple[str, ...]                      # earlier slots that change this slot's candidates
+    keys: list[int]                               # usage index of every entry of the table
 
     @property
     def name(self) -> str:
@@ -51,20 +51,29 @@ class Plan:
     levels: dict[str, str]
     slots: list[SlotPlan]
     by_name: dict[str, SlotPlan] = field(default_factory=dict)
-    _cache: dict = field(default_factory=dict)
-    alive: dict[str, set[int]] = field(default_factory=dict)   # values with a completion
+    alive: dict[str, set[int]] = field(default_factory=dict)  # values that admit a completion
     capacity: int = 0
     exact: bool = True
+    _cache: dict = field(default_factory=dict)
+    _matches: dict = field(default_factory=dict)  # shared by the plans built from one lexicon
+
+    def entry(self, slot: str, index: int) -> Entry:
+        return self.by_name[slot].entries[index]
+
+    def root_keys(self) -> list[list[int]]:
+        """Usage keys of the possible values of each slot that depends on no other."""
+        if "roots" not in self._cache:
+            self._cache["roots"] = [sorted({s.keys[c] for c in self.alive[s.name]}) for s in self.slots if not s.parents]
+        return self._cache["roots"]
 
     def candidates(self, slot: SlotPlan, values: dict[str, int]) -> list[int]:
-        """Valid indices for `slot` given the values of its parents (other slots ignored)."""
+        """Indices allowed for `slot` given the values of its parents."""
         key = (slot.name, tuple(values[p] for p in slot.parents))
         cached = self._cache.get(key)
-        if cached is not None:
-            return cached
-        out = [i for i in slot.static if self._admits(slot, i, values)]
-        self._cache[key] = out
-        return out
+        if cached is None:
+            cached = self.filter(slot, values)
+            self._cache[key] = cached
+        return cached
 
     def valid(self, slot: SlotPlan, values: dict[str, int]) -> list[int]:
         """Candidates that also admit a completion of the remaining slots."""
@@ -76,26 +85,43 @@ class Plan:
             self._cache[key] = cached
         return cached
 
-    def _admits(self, slot: SlotPlan, index: int, values: dict[str, int]) -> bool:
-        entry = slot.entries[index]
+    def filter(self, slot: SlotPlan, values: dict[str, int]) -> list[int]:
+        """Static candidates that pass every constraint involving a slot present in `values`."""
+        keep: set[int] | None = None
         for text in slot.dynamic:
-            if not _formula_with_refs(text, self, values).matches(entry.features):
-                return False
+            if all(m.group(1) in values for m in _REF.finditer(text)):
+                keep = _meet(keep, self.matching(slot.entries, _substitute(text, self, values)))
         for argument, is_predicate in slot.arguments:
             other = argument.slot if is_predicate else argument.predicate
             if other not in values:
                 continue
-            predicate = entry if is_predicate else self.entry(other, values[other])
-            arg = self.entry(other, values[other]) if is_predicate else entry
-            if not predicate_admits(predicate, argument.role, arg):
-                return False
+            if is_predicate:  # this slot is the verb: its own restriction must accept the argument
+                arg = self.entry(other, values[other])
+                keep = _meet(keep, {i for i in slot.static
+                                    if predicate_admits(slot.entries[i], argument.role, arg)})
+            else:
+                formula = self.entry(other, values[other]).formulas.get(argument.role)
+                if formula is not None:
+                    keep = _meet(keep, self.matching(slot.entries, str(formula)))
+        out = slot.static if keep is None else [i for i in slot.static if i in keep]
         for other in slot.spec.distinct:
-            if other in values and self.by_name[other].entries is slot.entries and values[other] == index:
-                return False
-        return True
+            if other in values and self.by_name[other].entries is slot.entries:
+                out = [i for i in out if i != values[other]]
+        return out
 
-    def entry(self, slot: str, index: int) -> Entry:
-        return self.by_name[slot].entries[index]
+    def matching(self, entries: list[Entry], formula: str) -> set[int]:
+        """Indices of the entries of a table that satisfy a formula (cached)."""
+        key = (id(entries), formula)
+        found = self._matches.get(key)
+        if found is None:
+            parsed = _parse_cached(formula)
+            found = {i for i, e in enumerate(entries) if parsed.matches(e.features)}
+            self._matches[key] = found
+        return found
+
+
+def _meet(keep: set[int] | None, allowed: set[int]) -> set[int]:
+    return allowed if keep is None else keep & allowed
 
 
 def predicate_admits(predicate: Entry, role: str, argument: Entry) -> bool:
@@ -108,15 +134,15 @@ def _parse_cached(text: str) -> Formula:
     return parse_formula(text)
 
 
-def _formula_with_refs(text: str, plan: Plan, values: dict[str, int]) -> Formula:
+def _substitute(text: str, plan: Plan, values: dict[str, int]) -> str:
     """`{slot.attr}` replaced by that slot's feature value (or its formula, for subj/obj)."""
-    def substitute(match: re.Match) -> str:
+    def value(match: re.Match) -> str:
         entry = plan.entry(match.group(1), values[match.group(1)])
         attr = match.group(2)
         if attr in entry.formulas:
             return str(entry.formulas[attr])
         return entry.feature(attr) or "none"
-    return _parse_cached(_REF.sub(substitute, text))
+    return _REF.sub(value, text)
 
 
 def build_plan(paradigm: Paradigm, levels: dict[str, str], lexicon: Lexicon,
@@ -127,7 +153,6 @@ def build_plan(paradigm: Paradigm, levels: dict[str, str], lexicon: Lexicon,
     for position, spec in enumerate(specs):
         entries = lexicon.table(spec.table)
         static_formulas = [parse_formula(w) for w in spec.where if not _REF.search(w)]
-        dynamic = tuple(w for w in spec.where if _REF.search(w))
         static = [i for i, e in enumerate(entries) if all(f.matches(e.features) for f in static_formulas)]
         if not static:
             raise UnsatisfiableError(
@@ -144,9 +169,9 @@ def build_plan(paradigm: Paradigm, levels: dict[str, str], lexicon: Lexicon,
                 arguments.append((argument, False))
                 parents.add(argument.predicate)
         keys = [usage_index.setdefault((spec.table, e.lemma), len(usage_index)) for e in entries]
-        plans.append(SlotPlan(spec, entries, static, dynamic, tuple(arguments),
-                              tuple(sorted(parents, key=names.index)), keys))
-    plan = Plan(paradigm, dict(levels), plans, {p.name: p for p in plans})
+        plans.append(SlotPlan(spec, entries, static, tuple(w for w in spec.where if _REF.search(w)),
+                              tuple(arguments), tuple(sorted(parents, key=names.index)), keys))
+    plan = Plan(paradigm, dict(levels), plans, {p.name: p for p in plans}, _matches=lexicon.matches)
     _count(plan)
     return plan
 
@@ -155,40 +180,10 @@ def _levels_text(levels: dict[str, str]) -> str:
     return f" (variant {', '.join(f'{k}={v}' for k, v in levels.items())})" if levels else ""
 
 
-def _effective_parent(plan: Plan, slot: SlotPlan) -> list[str]:
-    """Parents whose value actually changes this slot's candidate set."""
-    effective = []
-    for parent in slot.parents:
-        full = set(slot.static)
-        changes = False
-        for value in plan.by_name[parent].static:
-            if set(_candidates_single(plan, slot, parent, value)) != full:
-                changes = True
-                break
-        if changes:
-            effective.append(parent)
-    return effective
-
-
-def _candidates_single(plan: Plan, slot: SlotPlan, parent: str, value: int) -> list[int]:
-    """Candidates of `slot` checking only the constraints that involve `parent`."""
-    sub = SlotPlan(slot.spec, slot.entries, slot.static,
-                   tuple(d for d in slot.dynamic if parent in {m.group(1) for m in _REF.finditer(d)}),
-                   tuple(a for a in slot.arguments if parent in (a[0].predicate, a[0].slot)),
-                   (parent,), slot.keys)
-    distinct = parent in slot.spec.distinct
-    out = []
-    for i in sub.static:
-        values = {parent: value}
-        if not plan._admits(_without_distinct(sub) if not distinct else sub, i, values):
-            continue
-        out.append(i)
-    return out
-
-
-def _without_distinct(slot: SlotPlan) -> SlotPlan:
-    return SlotPlan(SlotSpec(slot.spec.name, slot.spec.table, slot.spec.where, ()), slot.entries,
-                    slot.static, slot.dynamic, slot.arguments, slot.parents, slot.keys)
+def _filters(plan: Plan, slot: SlotPlan, parent: str) -> bool:
+    """Whether some value of `parent` removes candidates of `slot`."""
+    full = len(slot.static)
+    return any(len(plan.filter(slot, {parent: value})) != full for value in plan.by_name[parent].static)
 
 
 def _count(plan: Plan) -> None:
@@ -196,12 +191,11 @@ def _count(plan: Plan) -> None:
     tree_parent: dict[str, str | None] = {}
     exact = True
     for slot in plan.slots:
-        parents = _effective_parent(plan, slot)
+        parents = [p for p in slot.parents if _filters(plan, slot, p)]
         if len(parents) > 1:
-            exact = False  # a DAG, not a tree: count along the latest parent (a bound)
+            exact = False  # not a tree: counted along the latest parent, an estimate
         tree_parent[slot.name] = parents[-1] if parents else None
-        # Parents that never filter anything are dropped from the cache key too.
-        slot.parents = tuple(parents) if len(parents) > 1 else tuple(parents)
+        slot.parents = tuple(parents)  # a parent that never filters does not key the cache
     children: dict[str, list[str]] = {s.name: [] for s in plan.slots}
     for name, parent in tree_parent.items():
         if parent is not None:
@@ -211,31 +205,23 @@ def _count(plan: Plan) -> None:
 
     def count(name: str, value: int) -> int:
         key = (name, value)
-        if key in counts:
-            return counts[key]
-        total = 1
-        for child in children[name]:
-            child_slot = plan.by_name[child]
-            values = _parent_values(plan, child_slot, {name: value})
-            subtotal = sum(count(child, c) for c in plan.candidates(child_slot, values))
-            total *= subtotal
-            if total == 0:
-                break
-        counts[key] = total
-        return total
+        if key not in counts:
+            total = 1
+            for child in children[name]:
+                child_slot = plan.by_name[child]
+                values = {p: value if p == name else plan.by_name[p].static[0] for p in child_slot.parents}
+                total *= sum(count(child, c) for c in plan.candidates(child_slot, values))
+                if total == 0:
+                    break
+            counts[key] = total
+        return counts[key]
 
     capacity = 1
     for slot in plan.slots:
-        plan.alive[slot.name] = set()
-    for slot in plan.slots:
         if tree_parent[slot.name] is None:
             capacity *= sum(count(slot.name, v) for v in slot.static)
-    for (name, value), n in counts.items():
-        if n > 0:
-            plan.alive[name].add(value)
     for slot in plan.slots:
-        if tree_parent[slot.name] is None:
-            plan.alive[slot.name] = {v for v in slot.static if counts.get((slot.name, v), 0) > 0}
+        plan.alive[slot.name] = {v for (name, v), n in counts.items() if name == slot.name and n > 0}
         if not plan.alive[slot.name]:
             raise UnsatisfiableError(
                 f"{plan.paradigm.path}: slot {slot.name!r}{_levels_text(plan.levels)}: no candidate is "
@@ -243,13 +229,6 @@ def _count(plan: Plan) -> None:
                 f"check the formulas and the lexicon annotations")
     plan.capacity = capacity
     plan.exact = exact
-
-
-def _parent_values(plan: Plan, slot: SlotPlan, known: dict[str, int]) -> dict[str, int]:
-    values = dict(known)
-    for p in slot.parents:
-        values.setdefault(p, next(iter(plan.by_name[p].static)))
-    return values
 
 
 class Sampler:
@@ -268,13 +247,12 @@ class Sampler:
         return pool[self.rng.randrange(len(pool))]
 
     def sample(self, plan: Plan, fixed: dict[str, int] | None = None, max_tries: int = 64) -> dict[str, int] | None:
-        """A new distinct assignment (slot -> entry index), or None when none is found."""
+        """A new distinct assignment (slot -> entry index), or None when none is found.
+        `fixed` values are kept where still valid (item-matched variants)."""
         for attempt in range(max_tries):
             values: dict[str, int] = {}
             for slot in plan.slots:
-                candidates = plan.valid(slot, values)
-                if slot.spec.distinct:
-                    candidates = [c for c in candidates if _distinct_ok(plan, slot, c, values)]
+                candidates = plan.valid(slot, values)  # `distinct` slots are parents: already applied
                 keep = (fixed or {}).get(slot.name)
                 if keep is not None and keep in candidates:
                     values[slot.name] = keep
@@ -284,25 +262,13 @@ class Sampler:
                 values[slot.name] = self.pick(slot, candidates, slack=attempt)
             else:
                 key = (tuple(sorted(plan.levels.items())), tuple(values[s.name] for s in plan.slots))
-                if key in self.seen and attempt < max_tries - 1:
-                    continue
                 if key in self.seen:
-                    return None
+                    continue
                 self.seen.add(key)
-                self.commit(plan, values)
+                for slot in plan.slots:
+                    self.usage[slot.keys[values[slot.name]]] += 1
                 return values
         return None
-
-    def commit(self, plan: Plan, values: dict[str, int]) -> None:
-        for slot in plan.slots:
-            self.usage[slot.keys[values[slot.name]]] += 1
-
-
-def _distinct_ok(plan: Plan, slot: SlotPlan, index: int, values: dict[str, int]) -> bool:
-    for other in slot.spec.distinct:
-        if other in values and plan.by_name[other].entries is slot.entries and values[other] == index:
-            return False
-    return True
 
 
 def iter_level_combinations(paradigm: Paradigm, fixed: dict[str, str]) -> Iterable[dict[str, str]]:
@@ -316,3 +282,6 @@ def iter_level_combinations(paradigm: Paradigm, fixed: dict[str, str]) -> Iterab
         else:
             combos = [{**c, factor: variant.default} for c in combos]
     return combos
+
+
+__all__ = ["Plan", "Sampler", "SlotPlan", "UnsatisfiableError", "build_plan", "iter_level_combinations"]

@@ -9,8 +9,9 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, NamedTuple
 
 import orjson
 
@@ -25,8 +26,9 @@ class SuiteFormatError(ValueError):
     """A suite file that does not follow SUITE_FORMAT.md; the message names file and line."""
 
 
-@dataclass(frozen=True)
-class Region:
+class Region(NamedTuple):
+    """A named character span [start, end) of a sentence (a tuple: cheap to make by thousands)."""
+
     name: str
     start: int
     end: int
@@ -46,7 +48,7 @@ class Sentence:
     regions: tuple[Region, ...]
     words: tuple[tuple[int, int], ...]
 
-    @property
+    @cached_property
     def word_strings(self) -> list[str]:
         return [self.text[a:b] for a, b in self.words]
 

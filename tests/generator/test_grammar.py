@@ -22,9 +22,9 @@ def test_unknown_table(grammar_copy):
 
 
 def test_reference_to_a_later_slot(grammar_copy):
-    path = grammar_copy / "complex_np_island.yaml"
-    _rewrite(path, "{matrix.che_mood}", "{verb.che_mood}")
-    with pytest.raises(GrammarError, match=r"slots.head: refers to 'verb', which is sampled later"):
+    path = grammar_copy / "subject_island.yaml"
+    _rewrite(path, "{subj_noun.det}", "{possessor.det}")
+    with pytest.raises(GrammarError, match=r"slots.obj_noun: refers to 'possessor', which is sampled later"):
         load_paradigm(path)
 
 
