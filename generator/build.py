@@ -182,6 +182,14 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
                 progress: Callable[[str, int], Callable[[int], None]] | None = None) -> tuple[dict[str, list[Item]], dict]:
     lexicon = load_lexicon(lexicon_dir)
     paradigms = select_paradigms(load_paradigms(grammar_dir), request.phenomenon)
+    factors = {f for f, _ in request.levels} | ({request.vary} if request.vary else set())
+    if factors and len(paradigms) > 1:
+        # Several paradigms: build those that have the factors asked for.
+        supported = [p for p in paradigms if factors <= set(p.variants)]
+        if not supported:
+            raise BuildError(f"no paradigm of {request.phenomenon!r} has the variant factor(s) "
+                             f"{', '.join(sorted(factors))}; see `gen list`")
+        paradigms = supported
     builders = [ParadigmBuilder(p, lexicon, request) for p in paradigms]  # all plans checked before sampling
     results: dict[str, list[Item]] = {}
     for builder in builders:

@@ -41,7 +41,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("plural", kind="form"),
         Column("classes", values=NOUN_CLASSES, multi=True),
         Column("comp_mood", required=False, values=_closed("subj", "ind", "both")),
-        Column("info_type", required=False, values=_closed("report", "belief")),
+        Column("info_type", required=False, values=_closed("report", "belief", "feeling")),
         Column("article", required=False, values=_closed("il", "lo", "la", "l'")),
         Column("zipf", kind="number"),
         Column("note", required=False, kind="text"),

@@ -76,14 +76,15 @@ def test_violation_is_the_only_ungrammatical_condition(default_build):
             assert [item.conditions[c].grammatical for c in CONDITIONS] == [True, True, True, False]
 
 
-def test_the_long_island_condition_has_its_gap(default_build):
+def test_long_conditions_mark_their_gap_with_an_empty_region(default_build):
     results, _ = default_build
     for name, items in results.items():
         for item in items[:50]:
-            regions = {r.name: r for r in item.conditions["long_island"].regions}
-            if name == "subject_island":
-                continue
-            assert regions["object"].start == regions["object"].end
+            for condition in ("long_nonisland", "long_island"):
+                gaps = [r for r in item.conditions[condition].regions if r.name == "gap"]
+                assert len(gaps) == 1 and gaps[0].start == gaps[0].end, (item.item_id, condition)
+            if name != "subject_island":  # there the short rows have a gap too (object gap)
+                assert not any(r.name == "gap" for r in item.conditions["short_nonisland"].regions)
 
 
 def test_manifest_reports_balance(default_build):
@@ -145,3 +146,19 @@ def test_shipped_default_suite_is_current(default_build, tmp_path):
     assert {p.name for p in paradigm_files(shipped)} == {f"{p}.jsonl" for p in PARADIGMS}
     assert json.loads((shipped / "manifest.json").read_text())["paradigms"].keys() == PARADIGMS
     assert sum(1 for _ in read_items(shipped / "whether_island.jsonl")) == 1000
+
+
+def test_vary_across_all_paradigms_builds_those_that_have_the_factor():
+    results, manifest = build_suite(BuildRequest("all", 10, 0, vary="filler"), LEXICON_DIR, GRAMMAR_DIR)
+    assert "subject_island" not in results and len(results) == 4
+    with pytest.raises(BuildError, match="no paradigm of 'all' has the variant factor"):
+        build_suite(BuildRequest("all", 10, 0, vary="colour"), LEXICON_DIR, GRAMMAR_DIR)
+
+
+def test_published_2sg_design_is_flagged_non_additive():
+    results, manifest = build_suite(BuildRequest("whether", 40, 0, levels=(("matrix", "pro_2sg"),)),
+                                    LEXICON_DIR, GRAMMAR_DIR)
+    assert manifest["paradigms"]["whether_island"]["additive_share"] == 0.0
+    for item in results["whether_island"]:
+        assert item.residual and not item.additive
+        assert item.conditions["long_nonisland"].text.split()[1].endswith("i")  # 2sg: pensi, dici, …

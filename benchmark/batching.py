@@ -1,0 +1,80 @@
+"""Batching without padding: rows grouped by exact length, batches sized by a token budget,
+and an out-of-memory retry that halves the batch."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Callable, Iterator, Sequence
+
+from benchmark.errors import BenchError
+
+
+def length_groups(lengths: Sequence[int]) -> list[tuple[int, list[int]]]:
+    """Indices grouped by length, longest first (the first batches show memory trouble early)."""
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i, n in enumerate(lengths):
+        groups[n].append(i)
+    return sorted(groups.items(), key=lambda kv: -kv[0])
+
+
+def chunks(indices: list[int], weights: Sequence[int], max_weight: int) -> Iterator[list[int]]:
+    """Consecutive runs of `indices` whose summed weight stays within `max_weight` (at least one)."""
+    run: list[int] = []
+    total = 0
+    for i in indices:
+        if run and total + weights[i] > max_weight:
+            yield run
+            run, total = [], 0
+        run.append(i)
+        total += weights[i]
+    if run:
+        yield run
+
+
+def batch_size_for(length: int, token_budget: int) -> int:
+    return max(1, token_budget // max(1, length))
+
+
+def is_oom(exc: BaseException) -> bool:
+    try:
+        import torch
+        if isinstance(exc, torch.OutOfMemoryError):
+            return True
+    except (ImportError, AttributeError):
+        pass
+    return isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower()
+
+
+def _free_memory() -> None:
+    import gc
+    gc.collect()
+    try:
+        import torch
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+    except ImportError:
+        pass
+
+
+def run_batches(n_rows: int, batch_size: int, step: Callable[[int, int], None],
+                on_batch: Callable[[int], None] | None = None) -> int:
+    """Calls step(start, stop) over [0, n_rows) in batches; on out-of-memory the batch is halved
+    and retried. Returns the batch size that worked last (callers keep it for the next group)."""
+    start = 0
+    while start < n_rows:
+        stop = min(n_rows, start + batch_size)
+        try:
+            step(start, stop)
+        except Exception as exc:  # noqa: BLE001 - only out-of-memory is handled
+            if not is_oom(exc):
+                raise
+            if stop - start <= 1:
+                raise BenchError("out of memory with a batch of one row: use --device cpu "
+                                 "or a smaller model") from None
+            _free_memory()
+            batch_size = max(1, (stop - start) // 2)
+            continue
+        if on_batch is not None:
+            on_batch(stop - start)
+        start = stop
+    return batch_size

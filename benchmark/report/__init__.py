@@ -1,0 +1,1 @@
+"""Reports: statistics, tables and figures from `bench run` output folders."""

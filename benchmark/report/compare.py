@@ -1,0 +1,144 @@
+"""`bench compare`: several models side by side, in the layout of published comparison tables
+(paradigms as rows, models as columns), and a grouped bar chart with bootstrap CIs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .document import Block, Figure, Heading, Table, Text
+from .html import render_html
+from .load import TABLE_MEASURES, Run, order_paradigms, paradigm_label
+from .markdown import render_markdown
+from .output import write_csv
+from .summary import AVERAGE, GroupStats, paradigm_stats, stats_frame
+from .tables import DASH, pct
+
+MAIN_MEASURE = "LP"
+
+
+def column_label(run: Run, measure: str = MAIN_MEASURE) -> str:
+    """'gemma3_270m (LP)', 'gemma3_270m (PenLP)', 'bert_xxl (PLL-word-l2r)',
+    'bert_xxl (PLL-word-l2r, PenLP)', 'unigram', 'unigram (PenLP)'."""
+    if run.info.scorer == "lp":
+        tag = measure
+    elif run.is_baseline:
+        tag = "" if measure == "LP" else measure
+    else:
+        tag = run.scorer_label if measure == "LP" else f"{run.scorer_label}, {measure}"
+    return f"{run.info.model} ({tag})" if tag else run.info.model
+
+
+def unique_labels(runs: list[Run], measure: str) -> list[str]:
+    labels = [column_label(r, measure) for r in runs]
+    for i, run in enumerate(runs):
+        if labels.count(labels[i]) > 1:
+            labels[i] = f"{labels[i]} [{run.info.suite_name or run.path.parent.name}]"
+    return labels
+
+
+def build_comparison(runs: list[Run], out: Path, seed: int, n_resamples: int) -> Path:
+    stats = {(r.name, m): paradigm_stats(r, m, n_resamples, seed)
+             for r in runs for m in TABLE_MEASURES if m in set(r.items["measure"])}
+    paradigms = order_paradigms({p for r in runs for p in r.paradigms}) + [AVERAGE]
+    main_labels = unique_labels(runs, MAIN_MEASURE)
+
+    factorial = _grid(stats, paradigms, [(r, MAIN_MEASURE, lab) for r, lab in zip(runs, main_labels)],
+                      "factorial_acc")
+    labels = {m: unique_labels(runs, m) for m in TABLE_MEASURES}
+    pair_columns = [(r, m, labels[m][k]) for k, r in enumerate(runs) for m in TABLE_MEASURES]
+    pairs = _grid(stats, paradigms, pair_columns, "mp_mean")
+    chart = _chart_data(runs, stats, paradigms, main_labels)
+
+    tables = out / "tables"
+    write_csv(_tidy(stats, runs), tables / "compare.csv")
+    write_csv(chart, tables / "compare_chart.csv")
+    _plot(chart, out / "figures" / "compare")
+
+    suites = sorted({r.info.suite_name or r.path.parent.name for r in runs})
+    blocks: list[Block] = [
+        Heading(f"Model comparison: {', '.join(suites)}", 1),
+        Text("Factorial accuracy (% of items with DD > 0) per island; columns are labelled by the "
+             "measure each model was scored with (LP for causal models, PLL / PLL-word-l2r for masked "
+             f"ones). 95% bootstrap intervals ({n_resamples} resamples, seed {seed}) are in "
+             "`tables/compare.csv` and in the chart."),
+        Heading("Factorial accuracy, DD > 0 (%)"),
+        factorial,
+        Heading("Minimal pairs, mean of SN > LI, LN > LI, SI > LI (%)"),
+        pairs,
+        Heading("Chart"),
+        Figure("figures/compare.png", "Factorial accuracy per island with 95% bootstrap intervals",
+               "figures/compare.pdf"),
+    ]
+    (out / "compare.md").write_text(render_markdown(blocks), encoding="utf-8")
+    (out / "compare.html").write_text(render_html(blocks, out, "Model comparison"), encoding="utf-8")
+    return out / "compare.md"
+
+
+def _lookup(stats, run: Run, measure: str) -> dict[str, GroupStats]:
+    return {g.paradigm: g for g in stats.get((run.name, measure), [])}
+
+
+def _grid(stats, paradigms, columns, stat: str) -> Table:
+    """Paradigms as rows; one column per (run, measure, label)."""
+    body = []
+    for paradigm in paradigms:
+        row = ["**average**" if paradigm == AVERAGE else paradigm_label(paradigm)]
+        for run, measure, _ in columns:
+            g = _lookup(stats, run, measure).get(paradigm)
+            row.append(pct(g.stat(stat)) if g else DASH)
+        body.append(tuple(row))
+    return Table(("island", *(label for _, _, label in columns)), tuple(body), "tables/compare.csv")
+
+
+def _chart_data(runs, stats, paradigms, labels) -> pd.DataFrame:
+    rows = []
+    for run, label in zip(runs, labels):
+        table = _lookup(stats, run, MAIN_MEASURE)
+        for paradigm in paradigms:
+            g = table.get(paradigm)
+            if g is not None:
+                est = g.factorial_acc
+                rows.append({"model": label, "run": run.name, "paradigm": paradigm,
+                             "factorial_acc": est.value, "lo": est.lo, "hi": est.hi})
+    return pd.DataFrame(rows, columns=["model", "run", "paradigm", "factorial_acc", "lo", "hi"])
+
+
+def _tidy(stats, runs: list[Run]) -> pd.DataFrame:
+    frames = []
+    for run in runs:
+        for measure in TABLE_MEASURES:
+            rows = stats.get((run.name, measure))
+            if rows:
+                frame = stats_frame(rows)
+                frame.insert(1, "column", column_label(run, measure))
+                frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _plot(chart: pd.DataFrame, stem: Path) -> list[Path]:
+    from .figures import save, style
+
+    paradigms = list(dict.fromkeys(chart["paradigm"]))
+    models = list(dict.fromkeys(chart["model"]))
+    width = 0.8 / max(len(models), 1)
+    with style() as plt:
+        fig, ax = plt.subplots(figsize=(min(12.0, max(6.0, 1.3 * len(paradigms) * max(1, len(models) / 2))), 3.8))
+        cmap = plt.get_cmap("tab10")
+        for k, model in enumerate(models):
+            sub = chart[chart["model"] == model].set_index("paradigm").reindex(paradigms)
+            x = np.arange(len(paradigms)) + (k - (len(models) - 1) / 2) * width
+            err = np.vstack([sub["factorial_acc"] - sub["lo"], sub["hi"] - sub["factorial_acc"]])
+            ax.bar(x, sub["factorial_acc"], width * 0.95, yerr=err, capsize=2, label=model, color=cmap(k % 10))
+        ax.set_xticks(np.arange(len(paradigms)),
+                      ["average" if p == AVERAGE else paradigm_label(p) for p in paradigms])
+        ax.set_ylim(0, 105)
+        ax.axhline(50, color="#888888", lw=0.8, ls=":")
+        ax.set_ylabel("DD > 0, % of items")
+        ax.legend(frameon=False, fontsize=8, ncols=min(len(models), 4), loc="upper center",
+                  bbox_to_anchor=(0.5, -0.12))
+        ax.grid(axis="y", alpha=0.3)
+        fig.tight_layout()
+        return save(fig, stem)

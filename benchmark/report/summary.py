@@ -1,0 +1,95 @@
+"""Factorial and minimal-pair statistics per paradigm and per variant level, with
+bootstrap confidence intervals (definitions in METRICS.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .bootstrap import Bootstrap, Estimate, average, bootstrap_means, rng_for
+from .load import Run
+
+# DD within this many nats of 0 counts as 0, not > 0: an additive baseline's DD is 0 up to
+# floating-point rounding.
+DD_TOLERANCE = 1e-9
+AVERAGE = "average"
+STAT_NAMES = ("factorial_acc", "mean_DD", "mp_SN_LI", "mp_LN_LI", "mp_SI_LI", "mp_mean")
+
+
+@dataclass(frozen=True)
+class GroupStats:
+    run: str
+    measure: str
+    paradigm: str  # or "average"
+    factor: str  # "" for whole paradigms, else the variant factor
+    level: str
+    n: int
+    factorial_acc: Estimate  # percent
+    mean_DD: Estimate
+    mp_SN_LI: Estimate  # percent
+    mp_LN_LI: Estimate
+    mp_SI_LI: Estimate
+    mp_mean: Estimate  # percent, mean of the three pairs
+
+    def stat(self, name: str) -> Estimate:
+        return getattr(self, name)
+
+
+def item_matrix(items: pd.DataFrame) -> np.ndarray:
+    """Per item: DD > 0, DD, the three minimal-pair outcomes and their mean (items x 6);
+    shares are in percent so their means are percentages."""
+    dd = items["DD"].to_numpy(dtype=float)
+    pairs = items[["SN_gt_LI", "LN_gt_LI", "SI_gt_LI"]].to_numpy(dtype=float) * 100.0
+    return np.column_stack([(dd > DD_TOLERANCE) * 100.0, dd, pairs, pairs.mean(axis=1)])
+
+
+def paradigm_stats(run: Run, measure: str, n_resamples: int, seed: int) -> list[GroupStats]:
+    """One row per paradigm plus the unweighted average over paradigms."""
+    items = run.measure_items(measure)
+    rows, boots = [], []
+    for paradigm in run.paradigms:
+        sub = items[items["paradigm"] == paradigm]
+        boot = bootstrap_means(item_matrix(sub), n_resamples, rng_for(seed, run.name, measure, paradigm))
+        boots.append(boot)
+        rows.append(_row(run.name, measure, paradigm, "", "", len(sub), boot))
+    if len(boots) > 1:
+        rows.append(_row(run.name, measure, AVERAGE, "", "", len(items), average(boots)))
+    return rows
+
+
+def variant_stats(run: Run, measure: str, n_resamples: int, seed: int) -> list[GroupStats]:
+    """One row per paradigm x variant factor x level, for factors with two or more levels."""
+    items = run.measure_items(measure)
+    rows = []
+    for paradigm in run.paradigms:
+        sub = items[items["paradigm"] == paradigm]
+        for column in run.variant_columns:
+            levels = sorted(sub[column].dropna().astype(str).unique())
+            if len(levels) < 2:
+                continue
+            factor = column.removeprefix("variant.")
+            for level in levels:
+                group = sub[sub[column].astype(str) == level]
+                rng = rng_for(seed, run.name, measure, paradigm, factor, level)
+                boot = bootstrap_means(item_matrix(group), n_resamples, rng)
+                rows.append(_row(run.name, measure, paradigm, factor, level, len(group), boot))
+    return rows
+
+
+def stats_frame(rows: list[GroupStats]) -> pd.DataFrame:
+    """Tidy table: one row per group, value / lo / hi columns for every statistic."""
+    records = []
+    for r in rows:
+        rec = {"run": r.run, "measure": r.measure, "paradigm": r.paradigm, "factor": r.factor,
+               "level": r.level, "n": r.n}
+        for name in STAT_NAMES:
+            est = r.stat(name)
+            rec[name], rec[f"{name}_lo"], rec[f"{name}_hi"] = est.value, est.lo, est.hi
+        records.append(rec)
+    return pd.DataFrame.from_records(records)
+
+
+def _row(run: str, measure: str, paradigm: str, factor: str, level: str, n: int, boot: Bootstrap) -> GroupStats:
+    return GroupStats(run, measure, paradigm, factor, level, n, *boot.estimates())

@@ -1,0 +1,89 @@
+"""Report tables: statistics formatted for people (numbers stay full-precision in the CSVs)."""
+
+from __future__ import annotations
+
+import math
+
+from .bootstrap import Estimate
+from .document import Table
+from .load import paradigm_label
+from .mixed import MixedResult
+from .summary import AVERAGE, GroupStats
+
+DASH = "–"
+
+
+def pct(est: Estimate) -> str:
+    return DASH if math.isnan(est.value) else f"{est.value:.1f}"
+
+
+def num(value: float, digits: int = 2) -> str:
+    return DASH if value is None or math.isnan(value) else f"{value:.{digits}f}"
+
+
+def ci(est: Estimate, digits: int = 1) -> str:
+    if math.isnan(est.lo):
+        return DASH
+    return f"[{est.lo:.{digits}f}, {est.hi:.{digits}f}]"
+
+
+def p_value(p: float) -> str:
+    if math.isnan(p):
+        return DASH
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def row_label(row: GroupStats) -> str:
+    return "**average**" if row.paradigm == AVERAGE else paradigm_label(row.paradigm)
+
+
+def with_ci(est: Estimate, digits: int = 1) -> str:
+    """'96.0 [90.0, 100.0]': the estimate and its 95% bootstrap interval."""
+    if math.isnan(est.value):
+        return DASH
+    return f"{est.value:.{digits}f} {ci(est, digits)}"
+
+
+def factorial_table(rows: list[GroupStats], baseline: dict[str, GroupStats], csv: str) -> Table:
+    """Paradigms as rows: DD > 0 accuracy and mean DD with CIs, the baseline alongside."""
+    columns = ["island", "n", "DD > 0 % [95% CI]", "mean DD [95% CI]"]
+    if baseline:
+        columns += ["unigram DD > 0 %", "unigram mean DD"]
+    body = []
+    for r in rows:
+        cells = [row_label(r), str(r.n), with_ci(r.factorial_acc), with_ci(r.mean_DD, 2)]
+        if baseline:
+            b = baseline.get(r.paradigm)
+            cells += [pct(b.factorial_acc), num(b.mean_DD.value)] if b else [DASH, DASH]
+        body.append(tuple(cells))
+    return Table(tuple(columns), tuple(body), csv)
+
+
+def minimal_pair_table(rows: list[GroupStats], csv: str) -> Table:
+    columns = ("island", "n", "SN > LI %", "LN > LI %", "SI > LI %", "mean %")
+    body = tuple(
+        (row_label(r), str(r.n), with_ci(r.mp_SN_LI), with_ci(r.mp_LN_LI), with_ci(r.mp_SI_LI),
+         with_ci(r.mp_mean))
+        for r in rows)
+    return Table(columns, body, csv)
+
+
+def variant_table(rows: list[GroupStats], csv: str) -> Table:
+    columns = ("island", "factor", "level", "n", "DD > 0 % [95% CI]", "mean DD [95% CI]",
+               "minimal pairs % [95% CI]")
+    body = tuple(
+        (paradigm_label(r.paradigm), r.factor, r.level, str(r.n), with_ci(r.factorial_acc),
+         with_ci(r.mean_DD, 2), with_ci(r.mp_mean))
+        for r in rows)
+    return Table(columns, body, csv)
+
+
+def mixed_table(results: list[MixedResult], labels: dict[str, str], csv: str) -> Table:
+    columns = ("island", "measure", "items", "interaction [95% CI]", "p", "converged", "warnings")
+    body = tuple(
+        (paradigm_label(r.paradigm), labels.get(r.measure, r.measure), str(r.n_items),
+         DASH if math.isnan(r.estimate) else f"{r.estimate:.2f} [{r.ci_lo:.2f}, {r.ci_hi:.2f}]",
+         p_value(r.p_value), "yes" if r.converged else "NO",
+         "failed: " + r.error if r.error else str(len(r.warnings)) if r.warnings else "none")
+        for r in results)
+    return Table(columns, body, csv)

@@ -1,0 +1,117 @@
+"""Builds the tables of one run from per-sentence token scores and writes the run folder
+(`results/<suite>/<run>/`) atomically: every file goes to a temporary folder that is then
+renamed into place, so a results folder is never half-written."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmark.factorial import ItemScores, summarize_by
+from benchmark.measures import MEASURES, PENLP_ALPHA, SentenceMeasures, region_scores, sentence_measures
+from benchmark.records import TokenScores
+from benchmark.suite import CONDITIONS, SHORT, Suite
+
+
+@dataclass
+class RunTables:
+    tokens: list[list]
+    sentences: list[list]
+    regions: list[list]
+    items: list[list]
+    item_header: list[str]
+    item_scores: list[ItemScores]
+    summary: dict
+
+
+TOKEN_HEADER = ["item_id", "condition", "token_index", "token", "char_start", "char_end", "logprob"]
+SENTENCE_HEADER = ["item_id", "paradigm", "condition", "text", "n_tokens", *MEASURES]
+REGION_HEADER = ["item_id", "paradigm", "condition", "region_index", "region", "char_start", "char_end",
+                 "n_tokens", "LP"]
+
+
+def build_tables(suite: Suite, run_name: str, scores: dict[tuple[str, str], TokenScores],
+                 unigram_lp: dict[tuple[str, str], float], alpha: float = PENLP_ALPHA) -> RunTables:
+    """`scores` and `unigram_lp` are keyed by (item_id, condition)."""
+    tokens, sentences, regions, item_scores = [], [], [], []
+    for item in suite.items:
+        measures: dict[str, SentenceMeasures] = {}
+        for cond in CONDITIONS:
+            sent, ts = item.conditions[cond], scores[(item.item_id, cond)]
+            for k, (tok, a, b, lp) in enumerate(zip(ts.tokens, ts.starts, ts.ends, ts.logprobs)):
+                tokens.append([item.item_id, cond, k, tok, a, b, lp])
+            m = sentence_measures(ts.logprobs, unigram_lp[(item.item_id, cond)], alpha)
+            measures[cond] = m
+            sentences.append([item.item_id, item.paradigm, cond, sent.text, m.n_tokens,
+                              *(m.get(x) for x in MEASURES)])
+            for r in region_scores(sent.regions, ts):
+                regions.append([item.item_id, item.paradigm, cond, r.index, r.name, r.start, r.end,
+                                r.n_tokens, r.LP])
+        for measure in MEASURES:
+            v = {SHORT[c]: measures[c].get(measure) for c in CONDITIONS}
+            item_scores.append(ItemScores(item.item_id, item.paradigm, item.matched_set, item.variant,
+                                          measure, v["SN"], v["LN"], v["SI"], v["LI"]))
+    factors = sorted({f for item in suite.items for f in item.variant})
+    header = ["item_id", "paradigm", "matched_set", *(f"variant.{f}" for f in factors), "measure",
+              "SN", "LN", "SI", "LI", "length", "structure", "total", "DD", "SN_gt_LI", "LN_gt_LI", "SI_gt_LI"]
+    items = []
+    for r in sorted(item_scores, key=lambda r: (r.paradigm, r.item_id, MEASURES.index(r.measure))):
+        e = r.effects
+        items.append([r.item_id, r.paradigm, r.matched_set, *(r.variant.get(f, "") for f in factors),
+                      r.measure, r.SN, r.LN, r.SI, r.LI, e.length, e.structure, e.total, e.DD, *r.pairs])
+    summary = {"run": run_name, "measures": {
+        m: {p: s.to_json() for p, s in by_p.items()} for m, by_p in summarize_by(item_scores).items()}}
+    tokens.sort(key=lambda r: (r[0], CONDITIONS.index(r[1]), r[2]))
+    sentences.sort(key=lambda r: (r[0], CONDITIONS.index(r[2])))
+    regions.sort(key=lambda r: (r[0], CONDITIONS.index(r[2]), r[3]))
+    return RunTables(tokens, sentences, regions, items, header, item_scores, summary)
+
+
+def _cell(x) -> str:
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, float):
+        return repr(x)
+    return str(x)
+
+
+def _csv(header: list[str], rows: list[list]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows([[_cell(x) for x in row] for row in rows])
+    return buf.getvalue()
+
+
+def write_run(out_root: Path, suite_name: str, run_name: str, tables: RunTables, run_info: dict) -> Path:
+    target = Path(out_root) / suite_name / run_name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{run_name}.tmp-"))
+    try:
+        with open(tmp / "tokens.csv.gz", "wb") as raw:   # mtime=0, no name: byte-identical output
+            with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
+                gz.write(_csv(TOKEN_HEADER, tables.tokens).encode("utf-8"))
+        (tmp / "sentences.csv").write_text(_csv(SENTENCE_HEADER, tables.sentences), encoding="utf-8")
+        (tmp / "regions.csv").write_text(_csv(REGION_HEADER, tables.regions), encoding="utf-8")
+        (tmp / "items.csv").write_text(_csv(tables.item_header, tables.items), encoding="utf-8")
+        (tmp / "summary.json").write_text(json.dumps(tables.summary, indent=1, sort_keys=False) + "\n",
+                                          encoding="utf-8")
+        (tmp / "run.json").write_text(json.dumps(run_info, indent=1) + "\n", encoding="utf-8")
+        old = None
+        if target.exists():
+            old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{run_name}.old-"))
+            os.replace(target, old / "run")
+        os.replace(tmp, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return target
