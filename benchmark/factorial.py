@@ -6,6 +6,11 @@ import math
 from dataclasses import dataclass
 
 
+# DD counts as positive above this: sums of the same log-probabilities in another order
+# differ by rounding (about 1e-15), and a bag-of-words scorer must not be credited for it.
+DD_TOLERANCE = 1e-9
+
+
 @dataclass(frozen=True)
 class Effects:
     length: float      # S(SN) - S(LN)
@@ -67,7 +72,7 @@ def summarize(rows: list[ItemScores]) -> Summary:
         return Summary(0, math.nan, math.nan, math.nan, math.nan, math.nan, math.nan)
     pairs = [r.pairs for r in rows]
     mp = [sum(p[k] for p in pairs) / n for k in range(3)]
-    return Summary(n, sum(r.effects.DD > 0 for r in rows) / n, math.fsum(r.effects.DD for r in rows) / n,
+    return Summary(n, sum(r.effects.DD > DD_TOLERANCE for r in rows) / n, math.fsum(r.effects.DD for r in rows) / n,
                    mp[0], mp[1], mp[2], math.fsum(mp) / 3)
 
 

@@ -8,12 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..factorial import DD_TOLERANCE  # DD within rounding of 0 is not > 0 (one definition for all)
 from .bootstrap import Bootstrap, Estimate, average, bootstrap_means, rng_for
 from .load import Run
 
-# DD within this many nats of 0 counts as 0, not > 0: an additive baseline's DD is 0 up to
-# floating-point rounding.
-DD_TOLERANCE = 1e-9
 AVERAGE = "average"
 STAT_NAMES = ("factorial_acc", "mean_DD", "mp_SN_LI", "mp_LN_LI", "mp_SI_LI", "mp_mean")
 
