@@ -25,6 +25,8 @@ def _progress_bars():
                     TimeRemainingColumn(), transient=False)
 
     def factory(description: str, total: int):
+        if not bars.console.is_terminal:
+            return _plain_progress(description, total)
         if not bars.live.is_started:
             bars.start()
         task = bars.add_task(description, total=total)
@@ -34,6 +36,23 @@ def _progress_bars():
     finally:
         if bars.live.is_started:
             bars.stop()
+
+
+def _plain_progress(description: str, total: int):
+    """Progress for logs and pipes, where no bar is drawn: a line at every 5%."""
+    import time
+    state = {"done": 0, "shown": 0, "start": time.monotonic()}
+
+    def advance(n: int) -> None:
+        state["done"] += n
+        step = max(total // 20, 1)
+        if state["done"] - state["shown"] >= step or state["done"] >= total:
+            state["shown"] = state["done"]
+            elapsed = time.monotonic() - state["start"]
+            left = elapsed * (total - state["done"]) / max(state["done"], 1)
+            print(f"{description}: {state['done']}/{total} ({100 * state['done'] / max(total, 1):.0f}%), "
+                  f"{elapsed:.0f} s elapsed, about {left:.0f} s left", flush=True)
+    return advance
 
 
 def _pct(x: float) -> str:

@@ -7,14 +7,13 @@ declared verb-argument pair, evaluated here by a separate, deliberately plain ev
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .grammar import load_paradigms
 from .lexicon import Entry, Lexicon, load_lexicon
 from .paths import GRAMMAR_DIR
 from .stats import paradigm_stats
-from .suite import CONDITIONS, REGION_NAMES, Item, paradigm_files, read_items
+from .suite import CONDITIONS, REGION_NAMES, Item, read_suite
 from .words import condition_residual, word_spans
 
 CONTENT_TABLES = ("nouns", "verbs", "names")
@@ -116,28 +115,19 @@ def check_item_restrictions(item: Item, paradigms: dict, lexicon: Lexicon) -> li
 
 
 def check_suite(suite_dir: Path, lexicon_dir: Path, grammar_dir: Path = GRAMMAR_DIR) -> tuple[dict, list[str]]:
-    suite_dir = Path(suite_dir)
-    if not suite_dir.is_dir():
-        raise CheckError(f"{suite_dir}: no such suite folder (build one with `gen build`)")
-    files = paradigm_files(suite_dir)
-    if not files:
-        raise CheckError(f"{suite_dir}: no <paradigm>.jsonl files")
+    suite = read_suite(suite_dir)
     lexicon = load_lexicon(lexicon_dir)
     paradigms = load_paradigms(grammar_dir)
-    manifest_path = suite_dir / "manifest.json"
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.exists() else {}
     problems: list[str] = []
     stats = {}
-    for path in files:
-        items = list(read_items(path))
+    for name, items in suite.paradigms.items():
         seen: set[str] = set()
         for item in items:
             if item.item_id in seen:
-                problems.append(f"{path.name}: duplicate item_id {item.item_id}")
+                problems.append(f"{name}.jsonl: duplicate item_id {item.item_id}")
             seen.add(item.item_id)
             problems += check_item_format(item)
             problems += check_item_restrictions(item, paradigms, lexicon)
-        name = path.stem
-        stats[name] = {"capacity": manifest.get("paradigms", {}).get(name, {}).get("capacity", 0),
+        stats[name] = {"capacity": suite.manifest.get("paradigms", {}).get(name, {}).get("capacity", 0),
                        **paradigm_stats(items, lexicon, CONTENT_TABLES)}
-    return {"suite": manifest.get("suite", suite_dir.name), "paradigms": stats}, problems
+    return {"suite": suite.manifest.get("suite", suite.name), "paradigms": stats}, problems

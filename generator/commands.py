@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Optional
@@ -10,9 +9,6 @@ from typing import Iterator, Optional
 import typer
 
 from .paths import GENERATED_DIR, GRAMMAR_DIR, LEXICON_DIR
-
-USER_ERRORS: tuple[type[Exception], ...] = ()
-
 
 def _user_errors() -> tuple[type[Exception], ...]:
     from .build import BuildError

@@ -136,6 +136,42 @@ def paradigm_files(suite_dir: Path) -> list[Path]:
     return sorted(p for p in Path(suite_dir).glob("*.jsonl"))
 
 
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    paradigms: dict[str, list[Item]]  # paradigm file stem -> items, in file order
+    manifest: dict[str, Any]
+
+    @property
+    def items(self) -> list[Item]:
+        return [item for items in self.paradigms.values() for item in items]
+
+
+def read_suite(suite_dir: Path) -> Suite:
+    """A suite folder: every <paradigm>.jsonl and the manifest; SuiteFormatError otherwise."""
+    suite_dir = Path(suite_dir)
+    if not suite_dir.is_dir():
+        raise SuiteFormatError(f"{suite_dir}: no such suite folder (expected <paradigm>.jsonl files and "
+                               f"manifest.json; build one with `gen build`)")
+    files = paradigm_files(suite_dir)
+    if not files:
+        raise SuiteFormatError(f"{suite_dir}: no <paradigm>.jsonl files in this folder")
+    paradigms: dict[str, list[Item]] = {}
+    for path in files:
+        items = list(read_items(path))
+        if not items:
+            raise SuiteFormatError(f"{path}: no items")
+        paradigms[path.stem] = items
+    manifest: dict[str, Any] = {}
+    manifest_path = suite_dir / "manifest.json"
+    if manifest_path.exists():
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise SuiteFormatError(f"{manifest_path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    return Suite(suite_dir.resolve().name, paradigms, manifest)
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Write to a temporary file beside `path`, then rename: never a half-written file."""
     path = Path(path)

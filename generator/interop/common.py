@@ -10,11 +10,10 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from generator.suite import CONDITIONS, Item, Sentence, SuiteFormatError, paradigm_files, read_items
+from generator.suite import CONDITIONS, Sentence, Suite, SuiteFormatError, read_suite  # Suite: re-exported
 
 SHORT = {"short_nonisland": "short", "long_nonisland": "long", "short_island": "short", "long_island": "long"}
 STRUCTURE = {"short_nonisland": "nonisland", "long_nonisland": "nonisland",
@@ -28,41 +27,12 @@ class InteropError(ValueError):
     """Bad input for an export or import; the message names the file (and line)."""
 
 
-@dataclass(frozen=True)
-class Suite:
-    name: str
-    paradigms: dict[str, list[Item]]  # paradigm file stem -> items, in file order
-    manifest: dict[str, Any]
-
-    @property
-    def items(self) -> list[Item]:
-        return [item for items in self.paradigms.values() for item in items]
-
-
 def load_suite(suite_dir: Path) -> Suite:
-    suite_dir = Path(suite_dir)
-    if not suite_dir.is_dir():
-        raise InteropError(f"{suite_dir}: not a suite folder (expected <paradigm>.jsonl files and manifest.json)")
-    files = paradigm_files(suite_dir)
-    if not files:
-        raise InteropError(f"{suite_dir}: no <paradigm>.jsonl files in this folder")
-    paradigms: dict[str, list[Item]] = {}
-    for path in files:
-        try:
-            items = list(read_items(path))
-        except SuiteFormatError as exc:
-            raise InteropError(str(exc)) from exc
-        if not items:
-            raise InteropError(f"{path}: no items")
-        paradigms[path.stem] = items
-    manifest: dict[str, Any] = {}
-    manifest_path = suite_dir / "manifest.json"
-    if manifest_path.exists():
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise InteropError(f"{manifest_path}:{exc.lineno}: not valid JSON ({exc.msg})") from exc
-    return Suite(suite_dir.resolve().name, paradigms, manifest)
+    """The suite folder, with format problems reported as InteropError (file and line)."""
+    try:
+        return read_suite(suite_dir)
+    except SuiteFormatError as exc:
+        raise InteropError(str(exc)) from None
 
 
 def sentence_regions(sentence: Sentence) -> list[tuple[str, str]]:
