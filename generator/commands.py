@@ -59,7 +59,7 @@ def build(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from .build import BuildRequest, build_suite, suite_name, write_suite
-    from .report import balance_table
+    from .balance_table import balance_table
 
     request = BuildRequest(phenomenon, n, seed, vary, _parse_levels(level))
     console = Console(stderr=True)
@@ -113,7 +113,7 @@ def validate(
     from rich.console import Console
 
     from .checks import check_suite
-    from .report import balance_table
+    from .balance_table import balance_table
 
     with user_errors():
         manifest, problems = check_suite(suite, lexicon)

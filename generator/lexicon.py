@@ -145,9 +145,6 @@ class Lexicon:
                 return e
         raise KeyError(f"{table}: no lemma {lemma!r}")
 
-    def verb(self, lemma: str) -> Entry:
-        return self.entry("verbs", lemma)
-
 
 def _feature_names_by_table() -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import jinja2
 
@@ -215,5 +215,3 @@ def _renders(env: jinja2.Environment, text: str, scope: dict[str, Any]) -> bool:
     except Exception:  # noqa: BLE001 - only used to locate an error
         return False
 
-
-FilterFn = Callable[..., str]

@@ -52,9 +52,6 @@ class Sentence:
     def word_strings(self) -> list[str]:
         return [self.text[a:b] for a, b in self.words]
 
-    def region_text(self, name: str) -> str:
-        return " ".join(self.text[r.start:r.end] for r in self.regions if r.name == name)
-
     def to_json(self) -> dict[str, Any]:
         return {
             "text": self.text,
