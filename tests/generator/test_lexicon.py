@@ -49,39 +49,33 @@ def test_unknown_feature_value_names_file_line_and_column(lexicon_copy):
         load_lexicon(lexicon_copy)
 
 
-def test_malformed_formula_is_reported(lexicon_copy):
-    path = lexicon_copy / "verbs.csv"
-    text = path.read_text(encoding="utf-8")
-    lemma, subj = next((r[0], r[5]) for r in csv.reader(text.splitlines()[1:]) if r[5])
-    line = _line_of(path, lemma)
-    rows = list(csv.reader(text.splitlines()))
-    rows[line - 1][5] = "classes=human &"
+def _set_cell(path, pick_row, column: str, value) -> int:
+    """Rewrite one cell of a lexicon CSV; returns the 1-based line of the row changed.
+    `pick_row(row)` chooses the first data row to change; `value(old)` gives the new cell."""
+    rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+    col = rows[0].index(column)
+    index = next(i for i, r in enumerate(rows) if i and pick_row(r[col]))
+    rows[index][col] = value(rows[index][col])
     with open(path, "w", encoding="utf-8", newline="") as handle:
         csv.writer(handle, lineterminator="\n").writerows(rows)
+    return index + 1
+
+
+def test_malformed_formula_is_reported(lexicon_copy):
+    line = _set_cell(lexicon_copy / "verbs.csv", bool, "subj", lambda old: "classes=human &")
     with pytest.raises(LexiconError, match=rf"verbs.csv:{line}: column subj: .*not feature=value"):
         load_lexicon(lexicon_copy)
 
 
 def test_unknown_feature_in_formula_is_reported(lexicon_copy):
-    path = lexicon_copy / "verbs.csv"
-    rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
-    index = next(i for i, r in enumerate(rows) if i and r[5])
-    rows[index][5] = "colour=red"
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        csv.writer(handle, lineterminator="\n").writerows(rows)
-    with pytest.raises(LexiconError, match=rf"verbs.csv:{index + 1}: column subj: unknown feature 'colour'"):
+    line = _set_cell(lexicon_copy / "verbs.csv", bool, "subj", lambda old: "colour=red")
+    with pytest.raises(LexiconError, match=rf"verbs.csv:{line}: column subj: unknown feature 'colour'"):
         load_lexicon(lexicon_copy)
 
 
 def test_missing_form_is_reported(lexicon_copy):
-    path = lexicon_copy / "verbs.csv"
-    rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
-    header = rows[0]
-    column = header.index("pres_subj")
-    rows[3][column] = "|".join(rows[3][column].split("|")[:5])
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        csv.writer(handle, lineterminator="\n").writerows(rows)
-    with pytest.raises(LexiconError, match=r"verbs.csv:4: column pres_subj: .* must list six forms"):
+    line = _set_cell(lexicon_copy / "verbs.csv", bool, "pres_subj", lambda old: "|".join(old.split("|")[:5]))
+    with pytest.raises(LexiconError, match=rf"verbs.csv:{line}: column pres_subj: .* must list six forms"):
         load_lexicon(lexicon_copy)
 
 
