@@ -16,11 +16,10 @@ from .grammar import Paradigm, load_paradigms
 from .lexicon import Lexicon, load_lexicon
 from .render import ConditionRenderer, Filler, make_environment
 from .sampler import Plan, Sampler, UnsatisfiableError, build_plan, iter_level_combinations
-from .stats import paradigm_stats
+from .stats import CONTENT_TABLES, paradigm_stats
 from .suite import CONDITIONS, Item, dumps_item
 from .words import residual as words_residual
 
-CONTENT_TABLES = ("nouns", "verbs", "names")
 PHENOMENA_ALL = "all"
 
 
@@ -103,8 +102,10 @@ class ParadigmBuilder:
         plan_use = [0] * len(self.plans)
         items: list[Item] = []
         for index in range(n):
+            several = len(self.plans) > 1  # one plan: no choice to weigh (the draw keeps the seed's stream)
             order = sorted(range(len(self.plans)),
-                           key=lambda i: (self._pressure(self.plans[i], sampler), plan_use[i], sampler.rng.random()))
+                           key=lambda i: (self._pressure(self.plans[i], sampler) if several else 0,
+                                          plan_use[i], sampler.rng.random()))
             for plan_index in order:
                 plan = self.plans[plan_index]
                 values = sampler.sample(plan)

@@ -12,11 +12,10 @@ from pathlib import Path
 from .grammar import load_paradigms
 from .lexicon import Entry, Lexicon, load_lexicon
 from .paths import GRAMMAR_DIR
-from .stats import paradigm_stats
+from .stats import CONTENT_TABLES, paradigm_stats
 from .suite import CONDITIONS, REGION_NAMES, Item, read_suite
 from .words import condition_residual, word_spans
 
-CONTENT_TABLES = ("nouns", "verbs", "names")
 
 
 class CheckError(ValueError):

@@ -116,13 +116,19 @@ def _slot(path: Path, key: str, name: str, raw: Any) -> SlotSpec | None:
     table = raw.get("table")
     if table not in TABLES:
         raise _fail(path, f"{key}.table", f"unknown table {table!r} (tables: {', '.join(TABLES)})")
-    where = _as_list(raw.get("where"))
-    for i, formula in enumerate(where):
+    where = _where(path, f"{key}.where", raw.get("where"))
+    return SlotSpec(name, table, where, _as_list(raw.get("distinct")))
+
+
+def _where(path: Path, key: str, raw: Any) -> tuple[str, ...]:
+    """One formula or a list of them, each checked to parse ({slot.feature} references aside)."""
+    formulas = _as_list(raw)
+    for i, formula in enumerate(formulas):
         try:
             parse_formula(_REF.sub("x", formula))
         except FormulaError as exc:
-            raise _fail(path, f"{key}.where[{i}]", str(exc)) from None
-    return SlotSpec(name, table, where, _as_list(raw.get("distinct")))
+            raise _fail(path, f"{key}[{i}]", str(exc)) from None
+    return formulas
 
 
 def _read_yaml(path: Path, seen: tuple[Path, ...] = ()) -> dict:
@@ -201,12 +207,7 @@ def load_paradigm(path: Path) -> Paradigm:
             for s, wraw in (lraw.get("where") or {}).items():
                 if s not in slots:
                     raise _fail(path, f"{lkey}.where.{s}", "unknown slot")
-                level_where[s] = _as_list(wraw)
-                for i, formula in enumerate(level_where[s]):
-                    try:
-                        parse_formula(_REF.sub("x", formula))
-                    except FormulaError as exc:
-                        raise _fail(path, f"{lkey}.where.{s}[{i}]", str(exc)) from None
+                level_where[s] = _where(path, f"{lkey}.where.{s}", wraw)
             levels[str(level_name)] = Level(str(level_name), level_slots, level_where, dict(lraw.get("set") or {}))
         default = str(raw.get("default", next(iter(levels))))
         if default != "sample" and default not in levels:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Mapping
 
 from .formula import FeatureValue, Formula, FormulaError, parse_formula
+from .morphology import definite_article
 
 PERSONS = ("1sg", "2sg", "3sg", "1pl", "2pl", "3pl")
 PARADIGM_COLUMNS = ("pres_ind", "pres_subj", "impf_ind", "impf_subj", "fut", "cond")
@@ -257,7 +258,6 @@ def _parse_row(file: str, line_no: int, cells: dict[str, str], table: str,
         return None
     if table == "nouns":
         # The singular definite article, as a feature: slots can be asked to share it.
-        from .morphology import definite_article
         override = cells.get("article", "")
         gender = "f" if cells.get("gender") == "f" else "m"
         features["det"] = frozenset([definite_article(forms["lemma"][0], gender, "sg", override)])
