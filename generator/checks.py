@@ -7,6 +7,7 @@ declared verb-argument pair, evaluated here by a separate, deliberately plain ev
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .grammar import load_paradigms
@@ -81,10 +82,49 @@ def _slot_tables(paradigm, levels: dict[str, str]) -> dict[str, tuple[str, tuple
     return {s.name: (s.table, s.where) for s in paradigm.slot_specs(levels) if s.table}
 
 
+_REFERENCE = re.compile(r"\{(\w+)\.(\w+)\}")
+
+
+def _with_references(formula: str, entries: dict[str, Entry]) -> str | None:
+    """The formula with `{slot.feature}` replaced by that slot's value in this item (`none`
+    where the entry lacks the feature, as in the generator); None if a slot is missing.
+    A reference to a restriction (`{verb.obj}`) is left to the verb-argument check."""
+    missing = False
+
+    def value(match: re.Match) -> str:
+        nonlocal missing
+        entry = entries.get(match.group(1))
+        if entry is None or match.group(2) in entry.formulas:
+            missing = True
+            return ""
+        return entry.feature(match.group(2)) or "none"
+    concrete = _REFERENCE.sub(value, formula)
+    return None if missing else concrete
+
+
+def repeated_sentences(items: list[Item]) -> list[str]:
+    """Sentences that occur in two items (matched sets) of one paradigm."""
+    owner: dict[str, str] = {}
+    problems = []
+    for item in items:
+        mine = item.matched_set or item.item_id
+        for c in CONDITIONS:
+            text = item.conditions[c].text
+            first = owner.setdefault(text, mine)
+            if first != mine:
+                problems.append(f"{item.item_id}/{c}: sentence already in {first}: {text!r}")
+    return problems
+
+
 def check_item_restrictions(item: Item, paradigms: dict, lexicon: Lexicon) -> list[str]:
     paradigm = paradigms.get(item.paradigm)
     if paradigm is None:
         return [f"{item.item_id}: unknown paradigm {item.paradigm!r}"]
+    unknown = [f"{f}={lv}" for f, lv in item.variant.items()
+               if f not in paradigm.variants or lv not in paradigm.variants[f].levels]
+    if unknown:
+        return [f"{item.item_id}: variant {', '.join(unknown)} is not in {paradigm.path.name} "
+                "(the suite was built from another grammar)"]
     slots = _slot_tables(paradigm, item.variant)
     entries: dict[str, Entry] = {}
     problems = []
@@ -92,15 +132,18 @@ def check_item_restrictions(item: Item, paradigms: dict, lexicon: Lexicon) -> li
         if slot not in slots:
             problems.append(f"{item.item_id}: slot {slot!r} is not used at these variant levels")
             continue
-        table, where = slots[slot]
+        table = slots[slot][0]
         try:
             entries[slot] = lexicon.entry(table, lemma)
         except KeyError:
             problems.append(f"{item.item_id}: {lemma!r} is not in lexicon/{table}.csv")
             continue
-        for formula in where:
-            if "{" not in formula and not formula_holds(formula, entries[slot]):
-                problems.append(f"{item.item_id}: {slot}={lemma} violates {formula!r}")
+    for slot, entry in entries.items():
+        for formula in slots[slot][1]:
+            concrete = _with_references(formula, entries)
+            if concrete is not None and not formula_holds(concrete, entry):
+                problems.append(f"{item.item_id}: {slot}={entry.lemma} violates {formula!r}"
+                                + (f" (here {concrete!r})" if concrete != formula else ""))
     for argument in paradigm.arguments:
         predicate, arg = entries.get(argument.predicate), entries.get(argument.slot)
         if predicate is None or arg is None:
@@ -127,6 +170,7 @@ def check_suite(suite_dir: Path, lexicon_dir: Path, grammar_dir: Path = GRAMMAR_
             seen.add(item.item_id)
             problems += check_item_format(item)
             problems += check_item_restrictions(item, paradigms, lexicon)
+        problems += repeated_sentences(items)
         stats[name] = {"capacity": suite.manifest.get("paradigms", {}).get(name, {}).get("capacity", 0),
                        **paradigm_stats(items, lexicon, CONTENT_TABLES)}
     return {"suite": suite.manifest.get("suite", suite.name), "paradigms": stats}, problems

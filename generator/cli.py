@@ -16,6 +16,7 @@ app = typer.Typer(
 _COMMAND_MODULES = (
     "generator.commands",          # gen build, gen list, gen validate
     "generator.interop.commands",  # gen export, gen import
+    "generator.review_cli",        # gen review
 )
 
 for _name in _COMMAND_MODULES:

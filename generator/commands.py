@@ -59,7 +59,7 @@ def build(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from .build import BuildRequest, build_suite, suite_name, write_suite
-    from .balance_table import balance_table
+    from .balance_table import balance_table, print_table
 
     request = BuildRequest(phenomenon, n, seed, vary, _parse_levels(level))
     console = Console(stderr=True)
@@ -73,7 +73,7 @@ def build(
         target = out or GENERATED_DIR / suite_name(request)
         write_suite(target, results, manifest)
     if not quiet:
-        Console().print(balance_table(manifest))
+        print_table(balance_table(manifest))
         typer.echo(f"wrote {sum(len(v) for v in results.values())} items to {target}")
 
 
@@ -82,9 +82,9 @@ def list_paradigms(
     grammar: Path = typer.Option(GRAMMAR_DIR, help="Grammar folder."),
 ) -> None:
     """Paradigms, their variants and how many distinct items the lexicon allows."""
-    from rich.console import Console
     from rich.table import Table
 
+    from .balance_table import print_table
     from .build import BuildRequest, ParadigmBuilder
     from .grammar import load_paradigms
     from .lexicon import load_lexicon
@@ -102,7 +102,7 @@ def list_paradigms(
                 for f, v in paradigm.variants.items())
             capacity = f"{builder.capacity:,}" + ("" if all(p.exact for p in builder.plans) else " (bound)")
             table.add_row(paradigm.name, paradigm.phenomenon, variants or "-", capacity)
-    Console().print(table)
+    print_table(table)
 
 
 def validate(
@@ -110,14 +110,12 @@ def validate(
     lexicon: Path = typer.Option(LEXICON_DIR, help="Lexicon folder."),
 ) -> None:
     """Re-check a suite (format, additivity, selectional restrictions) and print its balance."""
-    from rich.console import Console
-
     from .checks import check_suite
-    from .balance_table import balance_table
+    from .balance_table import balance_table, print_table
 
     with user_errors():
         manifest, problems = check_suite(suite, lexicon)
-    Console().print(balance_table(manifest))
+    print_table(balance_table(manifest))
     if problems:
         for p in problems[:30]:
             typer.echo(f"problem: {p}", err=True)

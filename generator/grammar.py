@@ -97,11 +97,22 @@ def _fail(path: Path, key: str, message: str) -> GrammarError:
     return GrammarError(f"{path}: {key}: {message}")
 
 
-def _as_list(value: Any) -> tuple[str, ...]:
+def _mapping(path: Path, key: str, value: Any, what: str = "a mapping") -> dict:
+    """`value` as a mapping (None: empty); any other type is an error naming the key."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _fail(path, key, f"expected {what}, found {type(value).__name__} {str(value)[:60]!r}")
+    return value
+
+
+def _as_list(value: Any, path: Path | None = None, key: str = "") -> tuple[str, ...]:
     if value is None:
         return ()
     if isinstance(value, str):
         return (value,)
+    if not isinstance(value, list) or not all(isinstance(v, (str, int, float)) for v in value):
+        raise GrammarError(f"{path}: {key}: expected a string or a list of strings, found {str(value)[:60]!r}")
     return tuple(str(v) for v in value)
 
 
@@ -117,12 +128,12 @@ def _slot(path: Path, key: str, name: str, raw: Any) -> SlotSpec | None:
     if table not in TABLES:
         raise _fail(path, f"{key}.table", f"unknown table {table!r} (tables: {', '.join(TABLES)})")
     where = _where(path, f"{key}.where", raw.get("where"))
-    return SlotSpec(name, table, where, _as_list(raw.get("distinct")))
+    return SlotSpec(name, table, where, _as_list(raw.get("distinct"), path, f"{key}.distinct"))
 
 
 def _where(path: Path, key: str, raw: Any) -> tuple[str, ...]:
     """One formula or a list of them, each checked to parse ({slot.feature} references aside)."""
-    formulas = _as_list(raw)
+    formulas = _as_list(raw, path, key)
     for i, formula in enumerate(formulas):
         try:
             parse_formula(_REF.sub("x", formula))
@@ -135,9 +146,13 @@ def _read_yaml(path: Path, seen: tuple[Path, ...] = ()) -> dict:
     """The file's mapping; with `extends: OTHER`, OTHER's mapping updated key by key
     (slots, variants, let and conditions merge one level deep)."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.safe_load(path.read_text(encoding="utf-8-sig"))
     except yaml.YAMLError as exc:
         raise GrammarError(f"{path}: not valid YAML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise GrammarError(f"{path}: not UTF-8 text (byte {exc.start}); save the file as UTF-8") from None
+    except IsADirectoryError:
+        raise GrammarError(f"{path}: a folder, not a paradigm file") from None
     except FileNotFoundError:
         raise GrammarError(f"{path}: no such paradigm file") from None
     if not isinstance(data, dict):
@@ -145,7 +160,11 @@ def _read_yaml(path: Path, seen: tuple[Path, ...] = ()) -> dict:
     base_name = data.pop("extends", None)
     if base_name is None:
         return data
+    if not isinstance(base_name, str) or not base_name or "/" in base_name:
+        raise _fail(path, "extends", f"expected the name of another paradigm file, found {base_name!r}")
     base_path = path.with_name(f"{base_name}.yaml")
+    if not base_path.is_file():
+        raise _fail(path, "extends", f"no paradigm file {base_path.name} beside this one")
     if base_path in seen:
         raise GrammarError(f"{path}: extends: circular ({base_name})")
     merged = _read_yaml(base_path, seen + (path,))
@@ -160,22 +179,39 @@ def _read_yaml(path: Path, seen: tuple[Path, ...] = ()) -> dict:
 def load_paradigm(path: Path) -> Paradigm:
     path = Path(path)
     data = _read_yaml(path)
+    try:
+        return _paradigm(path, data)
+    except (TypeError, AttributeError, ValueError) as exc:
+        if isinstance(exc, GrammarError):
+            raise
+        # A value of an unexpected type deep inside; the checks above name the common ones.
+        raise GrammarError(f"{path}: malformed paradigm ({type(exc).__name__}: {exc}); "
+                           "compare with grammar/README.md") from None
+
+
+def _paradigm(path: Path, data: dict) -> Paradigm:
     for key in ("paradigm", "phenomenon", "slots", "conditions"):
         if key not in data:
             raise _fail(path, key, "missing")
     name = str(data["paradigm"])
+    for key in ("phenomenon", "dependency"):
+        if key in data and not (isinstance(data[key], str) and re.fullmatch(r"[a-z][a-z0-9_]*", data[key])):
+            raise _fail(path, key, f"{str(data[key])[:60]!r} must be a lower-case name (letters, digits, _)")
     if name != path.stem:
         raise _fail(path, "paradigm", f"{name!r} must equal the file name {path.stem!r}")
 
     slots: dict[str, SlotSpec] = {}
-    for slot_name, raw in (data["slots"] or {}).items():
+    for slot_name, raw in _mapping(path, "slots", data["slots"]).items():
         spec = _slot(path, f"slots.{slot_name}", slot_name, raw)
         if spec is None:
             raise _fail(path, f"slots.{slot_name}", "a slot needs a table")
         slots[slot_name] = spec
 
     arguments = []
-    for i, raw in enumerate(data.get("arguments") or []):
+    raw_arguments = data.get("arguments") or []
+    if not isinstance(raw_arguments, list):
+        raise _fail(path, "arguments", "expected a list of {predicate: SLOT, subj: SLOT, obj: SLOT}")
+    for i, raw in enumerate(raw_arguments):
         key = f"arguments[{i}]"
         if not isinstance(raw, dict) or "predicate" not in raw:
             raise _fail(path, key, "expected {predicate: SLOT, subj: SLOT, obj: SLOT}")
@@ -183,38 +219,39 @@ def load_paradigm(path: Path) -> Paradigm:
             if role in raw:
                 arguments.append(Argument(str(raw["predicate"]), role, str(raw[role])))
         for ref in [raw["predicate"], *(raw[r] for r in ROLES if r in raw)]:
-            if ref not in slots:
+            if not isinstance(ref, str) or ref not in slots:
                 raise _fail(path, key, f"unknown slot {ref!r}")
 
     variants: dict[str, Variant] = {}
-    for factor, raw in (data.get("variants") or {}).items():
+    for factor, raw in _mapping(path, "variants", data.get("variants")).items():
         key = f"variants.{factor}"
-        if not isinstance(raw, dict) or not raw.get("levels"):
-            raise _fail(path, key, "a variant needs `levels` (and `default`: a level or `sample`)")
+        if not isinstance(raw, dict) or not raw.get("levels") or not isinstance(raw["levels"], dict):
+            raise _fail(path, key, "a variant needs `levels`, a mapping (and `default`: a level or `sample`)")
         levels: dict[str, Level] = {}
         for level_name, lraw in raw["levels"].items():
-            lraw = lraw or {}
             lkey = f"{key}.levels.{level_name}"
+            lraw = _mapping(path, lkey, lraw, "a mapping with slots, where, set")
             unknown = set(lraw) - {"slots", "where", "set"}
             if unknown:
                 raise _fail(path, lkey, f"unknown key(s) {sorted(unknown)}; a level has slots, where, set")
             level_slots = {}
-            for s, sraw in (lraw.get("slots") or {}).items():
+            for s, sraw in _mapping(path, f"{lkey}.slots", lraw.get("slots")).items():
                 if s not in slots:
                     raise _fail(path, f"{lkey}.slots.{s}", "unknown slot (declare it under slots first)")
                 level_slots[s] = _slot(path, f"{lkey}.slots.{s}", s, sraw)
             level_where = {}
-            for s, wraw in (lraw.get("where") or {}).items():
+            for s, wraw in _mapping(path, f"{lkey}.where", lraw.get("where")).items():
                 if s not in slots:
                     raise _fail(path, f"{lkey}.where.{s}", "unknown slot")
                 level_where[s] = _where(path, f"{lkey}.where.{s}", wraw)
-            levels[str(level_name)] = Level(str(level_name), level_slots, level_where, dict(lraw.get("set") or {}))
+            levels[str(level_name)] = Level(str(level_name), level_slots, level_where,
+                                            dict(_mapping(path, f"{lkey}.set", lraw.get("set"))))
         default = str(raw.get("default", next(iter(levels))))
         if default != "sample" and default not in levels:
             raise _fail(path, f"{key}.default", f"{default!r} is neither a level nor `sample`")
         variants[factor] = Variant(factor, default, levels)
 
-    conditions = data["conditions"] or {}
+    conditions = _mapping(path, "conditions", data["conditions"])
     missing = [c for c in CONDITIONS if c not in conditions]
     extra = [c for c in conditions if c not in CONDITIONS]
     if missing or extra:
@@ -228,12 +265,13 @@ def load_paradigm(path: Path) -> Paradigm:
         path=path,
         title=str(data.get("title", name)),
         design=str(data.get("design", "")).strip(),
-        factors={k: dict(v) for k, v in (data.get("factors") or {}).items()},
+        factors={k: dict(_mapping(path, f"factors.{k}", v))
+                 for k, v in _mapping(path, "factors", data.get("factors")).items()},
         slots=slots,
         arguments=tuple(arguments),
         variants=variants,
         conditions={c: str(conditions[c]) for c in CONDITIONS},
-        let={str(k): str(v) for k, v in (data.get("let") or {}).items()},
+        let={str(k): str(v) for k, v in _mapping(path, "let", data.get("let")).items()},
         grammatical={c: c != "long_island" for c in CONDITIONS},
     )
     _check_references(paradigm)

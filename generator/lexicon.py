@@ -19,7 +19,12 @@ NOUN_CLASSES = frozenset(
     "human animal institution artifact tool device vehicle furniture clothing container food "
     "drink plant money document content info emotion event plan place building abstract relation".split()
 )
-VERB_ROLES = frozenset("transitive bridge se_embed noun_embed emotive causative auxiliary".split())
+VERB_ROLES = frozenset("transitive bridge se_embed noun_embed emotive causative host auxiliary".split())
+YES_NO = frozenset(("yes", "no"))
+# Relations an adjunct clause can bear to its host event: one per connective (connectives.csv).
+ADJUNCT_RELATIONS = frozenset("condition habitual during after before".split())
+# Kinds of everyday act an adjunct-host verb plausibly follows or answers (lexicon/README.md).
+EVENT_KINDS = frozenset("disruptive contestable chore".split())
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,11 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("classes", values=NOUN_CLASSES, multi=True),
         Column("comp_mood", required=False, values=_closed("subj", "ind", "both")),
         Column("info_type", required=False, values=_closed("report", "belief", "feeling")),
+        Column("trivial_content", required=False, values=YES_NO),
+        Column("count", required=False, values=_closed("count", "mass")),
+        Column("valence", required=False, values=_closed("negative", "positive", "neutral")),
+        Column("gradable", required=False, values=YES_NO),
+        Column("di_theme", required=False, values=YES_NO),
         Column("article", required=False, values=_closed("il", "lo", "la", "l'")),
         Column("zipf", kind="number"),
         Column("note", required=False, kind="text"),
@@ -55,6 +65,15 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("che_mood", required=False, values=_closed("subj", "ind", "both")),
         Column("subj", required=False, kind="formula"),
         Column("obj", required=False, kind="formula"),
+        Column("absolute_use", required=False, values=YES_NO),
+        Column("stative", required=False, values=YES_NO),
+        Column("event_kind", required=False, values=EVENT_KINDS, multi=True),
+        Column("cosa_why", required=False, values=YES_NO),
+        Column("se_complement", required=False, values=YES_NO),
+        Column("adjuncts", required=False, values=ADJUNCT_RELATIONS, multi=True),
+        Column("reacts_to", required=False, values=EVENT_KINDS),
+        Column("proleptic_di", required=False, values=YES_NO),
+        Column("trivial_content", required=False, values=YES_NO),
         Column("part", kind="form"),
         *(Column(name, kind="paradigm") for name in PARADIGM_COLUMNS),
         Column("zipf", kind="number"),
@@ -63,6 +82,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
     "names": (
         Column("lemma", kind="form"),
         Column("gender", values=_closed("m", "f")),
+        Column("family"),
         Column("zipf", kind="number"),
         Column("note", required=False, kind="text"),
     ),
@@ -78,6 +98,14 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("type", values=_closed("conditional", "temporal")),
         Column("mood", values=_closed("ind", "subj")),
         Column("tense", values=_closed("pres", "perf")),
+        Column("relation", values=ADJUNCT_RELATIONS),
+        Column("note", required=False, kind="text"),
+    ),
+    "predicates": (
+        Column("lemma", kind="form"),
+        Column("che_mood", values=_closed("subj", "ind")),
+        Column("proleptic_di", values=YES_NO),
+        Column("zipf", kind="number"),
         Column("note", required=False, kind="text"),
     ),
     "wh_words": (
@@ -85,6 +113,24 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("category", values=_closed("pronoun", "determiner", "pp")),
         Column("animacy", values=_closed("human", "inanimate", "any")),
         Column("note", required=False, kind="text"),
+    ),
+}
+
+# Columns that are optional in general but required where a row has a feature: the
+# property matters only for the slots those rows can fill.
+REQUIRED_WHEN: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "verbs": (
+        ("absolute_use", "roles", "transitive"), ("stative", "roles", "transitive"),
+        ("proleptic_di", "roles", "bridge"), ("trivial_content", "roles", "bridge"),
+        ("trivial_content", "roles", "se_embed"),
+        ("cosa_why", "roles", "host"), ("se_complement", "roles", "host"),
+        ("adjuncts", "roles", "host"), ("reacts_to", "roles", "host"),
+        ("cosa_why", "roles", "emotive"), ("se_complement", "roles", "emotive"),
+    ),
+    "nouns": (
+        ("count", "classes", "emotion"), ("valence", "count", "count"), ("gradable", "count", "count"),
+        ("di_theme", "count", "count"),
+        ("trivial_content", "classes", "info"),
     ),
 }
 
@@ -160,7 +206,8 @@ def _check_formula(formula: Formula, where: str, errors: list[str]) -> None:
     """Atoms of a restriction must name features and values that arguments can have."""
     known: dict[str, frozenset[str] | None] = {"zipf": None, "person": _closed("1", "2", "3"),
                                                "number": _closed("sg", "pl"),
-                                               "det": _closed("il", "lo", "la", "l'")}
+                                               "det": _closed("il", "lo", "la", "l'"),
+                                               "lemma": None}  # any lemma: checked against the tables in load_lexicon
     for columns in (TABLES["nouns"], TABLES["names"], TABLES["pronouns"]):
         for c in columns:
             if c.kind == "feature":
@@ -177,7 +224,7 @@ def load_table(path: Path, table: str, errors: list[str]) -> list[Entry]:
     by_name = {c.name: c for c in columns}
     entries: list[Entry] = []
     seen: dict[str, int] = {}
-    with open(path, encoding="utf-8", newline="") as handle:
+    with open(path, encoding="utf-8-sig", newline="") as handle:
         reader = csv.reader(handle)
         try:
             header = next(reader)
@@ -254,8 +301,16 @@ def _parse_row(file: str, line_no: int, cells: dict[str, str], table: str,
                               f"(allowed: {', '.join(sorted(column.values or ()))})")
                 ok = False
             features[name] = frozenset(values)
+    for column, feature, value in REQUIRED_WHEN.get(table, ()):
+        if column not in features and value in features.get(feature, ()):
+            allowed = ", ".join(sorted(columns[column].values or ()))
+            errors.append(f"{file}:{line_no}: column {column}: empty, but every row with {feature}={value} "
+                          f"needs it ({allowed}; see lexicon/README.md)")
+            ok = False
     if not ok or "lemma" not in forms:
         return None
+    # The lemma as a feature, so a formula can list collocates (obj: lemma=tensione | lemma=dubbio).
+    features["lemma"] = frozenset([forms["lemma"][0]])
     if table == "nouns":
         # The singular definite article, as a feature: slots can be asked to share it.
         override = cells.get("article", "")
@@ -268,14 +323,40 @@ def load_exceptions(path: Path, errors: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     if not path.exists():
         return out
-    with open(path, encoding="utf-8", newline="") as handle:
+    with open(path, encoding="utf-8-sig", newline="") as handle:
         for line_no, row in enumerate(csv.DictReader(handle), start=2):
-            form, lemma, reason = (row.get(k, "").strip() for k in ("form", "lemma", "reason"))
+            form, lemma, reason = ((row.get(k) or "").strip() for k in ("form", "lemma", "reason"))
             if not (form and lemma and reason):
                 errors.append(f"{path.name}:{line_no}: form, lemma and reason are all required")
                 continue
             out[f"{form}\t{lemma}"] = reason
     return out
+
+
+def _unreadable_as(path: Path, errors: list[str], empty, read):
+    """`read()`, or `empty` with an error naming the file when it is not UTF-8 CSV text."""
+    try:
+        return read()
+    except UnicodeDecodeError as exc:
+        errors.append(f"{path.name}: not UTF-8 text (byte {exc.start}); save the file as UTF-8")
+    except csv.Error as exc:
+        errors.append(f"{path.name}: not a readable CSV file ({exc})")
+    except IsADirectoryError:
+        errors.append(f"{path.name}: a folder, not a CSV file")
+    return empty
+
+
+def _check_listed_lemmas(tables: dict[str, list[Entry]], errors: list[str]) -> None:
+    """A restriction that lists collocates by lemma must name entries that exist: a typo would
+    silently leave the verb without that object."""
+    known = {e.lemma for entries in tables.values() for e in entries}
+    for entries in tables.values():
+        for entry in entries:
+            for column, formula in entry.formulas.items():
+                for atom in formula.atoms():
+                    if atom.feature == "lemma" and atom.value not in known:
+                        errors.append(f"{entry.source}: column {column}: lemma={atom.value} names no "
+                                      f"entry of the lexicon (add it, or fix the spelling)")
 
 
 def load_lexicon(directory: Path) -> Lexicon:
@@ -290,11 +371,12 @@ def load_lexicon(directory: Path) -> Lexicon:
             tables[table] = []
             continue
         files[table] = path
-        tables[table] = load_table(path, table, errors)
+        tables[table] = _unreadable_as(path, errors, [], lambda: load_table(path, table, errors))
     exceptions_path = directory / "lemma_exceptions.csv"
-    exceptions = load_exceptions(exceptions_path, errors)
+    exceptions = _unreadable_as(exceptions_path, errors, {}, lambda: load_exceptions(exceptions_path, errors))
     if exceptions_path.exists():
         files["lemma_exceptions"] = exceptions_path
+    _check_listed_lemmas(tables, errors)
     if errors:
         shown = errors[:40]
         more = f"\n… and {len(errors) - 40} more" if len(errors) > 40 else ""

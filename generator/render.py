@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jinja2
+from jinja2.sandbox import safe_range
 
 from . import morphology as m
 from .lexicon import Entry, Lexicon
@@ -83,6 +84,7 @@ def _gender(subject: Filler | str) -> str:
 
 def make_environment(lexicon: Lexicon) -> jinja2.Environment:
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
+    env.globals["range"] = safe_range   # a template cannot ask for a billion-element range
     auxiliaries = {e.lemma: e for e in lexicon.table("verbs") if e.has("roles", "auxiliary")}
 
     def noun(x: Filler, number: str = "sg") -> str:
@@ -169,14 +171,18 @@ class ConditionRenderer:
             try:
                 env.compile_expression(expression)
             except jinja2.TemplateSyntaxError as exc:
-                raise TemplateError(f"{source}: let.{name}: {exc.message}") from None
+                raise TemplateError(f"{source}: let.{name}: {_syntax_message(env, exc)}") from None
         for condition, text in templates.items():
             try:
-                env.parse(text)
+                env.from_string(text)   # compiling (not only parsing) also checks filter names
             except jinja2.TemplateSyntaxError as exc:
-                raise TemplateError(f"{source}: conditions.{condition}: line {exc.lineno}: {exc.message}") from None
+                raise TemplateError(f"{source}: conditions.{condition}: line {exc.lineno}: "
+                                    f"{_syntax_message(env, exc)}") from None
         lets = "".join(f"{{% set {name} = {expression} %}}" for name, expression in (let or {}).items())
-        self.template = env.from_string(lets + self._SEPARATOR.join(templates[c] for c in self.conditions))
+        try:
+            self.template = env.from_string(lets + self._SEPARATOR.join(templates[c] for c in self.conditions))
+        except jinja2.TemplateSyntaxError as exc:   # a block opened in one template and closed in another
+            raise TemplateError(f"{source}: let and conditions together: {_syntax_message(env, exc)}") from None
         self._env = env
         self._let_source = let or {}
         self.template_sources = dict(templates)
@@ -196,8 +202,10 @@ class ConditionRenderer:
     def render_all(self, context: dict[str, Any], grammatical: dict[str, bool]) -> dict[str, Sentence]:
         try:
             rendered = self.template.render(context).split(self._SEPARATOR)
-        except (jinja2.UndefinedError, AttributeError, KeyError, IndexError, ValueError, TypeError) as exc:
-            message = exc.message if isinstance(exc, jinja2.UndefinedError) else str(exc)
+        except (jinja2.TemplateError, AttributeError, KeyError, IndexError, ValueError, TypeError,
+                ArithmeticError, RecursionError, OverflowError) as exc:
+            own = isinstance(exc, jinja2.TemplateError) and exc.message
+            message = exc.message if own else f"{type(exc).__name__}: {exc}"
             raise TemplateError(f"{self.source}: {self._locate(exc, context)}: {message}") from None
         out = {}
         for condition, text in zip(self.conditions, rendered):
@@ -206,6 +214,15 @@ class ConditionRenderer:
             out[condition] = Sentence(sentence_text, grammatical[condition], regions,
                                       tuple(word_spans(sentence_text)))
         return out
+
+
+def _syntax_message(env: jinja2.Environment, exc: jinja2.TemplateSyntaxError) -> str:
+    """Jinja2's message, with the known filters listed when a filter name is unknown."""
+    message = exc.message or "syntax error"
+    if "No filter named" in message:
+        own = sorted(set(env.filters) - set(jinja2.filters.FILTERS))
+        message += f" (the grammar's filters: {', '.join(own)}; Jinja2's built-in filters work too)"
+    return message
 
 
 def _renders(env: jinja2.Environment, text: str, scope: dict[str, Any]) -> bool:

@@ -17,7 +17,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .formula import Formula, parse_formula
 from .grammar import Argument, Paradigm, SlotSpec
@@ -246,9 +246,11 @@ class Sampler:
         pool = [c for c, u in zip(candidates, used) if u <= limit]
         return pool[self.rng.randrange(len(pool))]
 
-    def sample(self, plan: Plan, fixed: dict[str, int] | None = None, max_tries: int = 64) -> dict[str, int] | None:
+    def sample(self, plan: Plan, fixed: dict[str, int] | None = None, max_tries: int = 64,
+               accept: Callable[[dict[str, int]], bool] | None = None) -> dict[str, int] | None:
         """A new distinct assignment (slot -> entry index), or None when none is found.
-        `fixed` values are kept where still valid (item-matched variants)."""
+        `fixed` values are kept where still valid (item-matched variants); `accept` may
+        refuse an assignment (a sentence already used), which is then never drawn again."""
         for attempt in range(max_tries):
             values: dict[str, int] = {}
             for slot in plan.slots:
@@ -265,6 +267,8 @@ class Sampler:
                 if key in self.seen:
                     continue
                 self.seen.add(key)
+                if accept is not None and not accept(values):
+                    continue
                 for slot in plan.slots:
                     self.usage[slot.keys[values[slot.name]]] += 1
                 return values

@@ -13,7 +13,7 @@ from .lexicon import Lexicon
 from .morphology import agree_participle
 from .suite import CONDITIONS, Item
 
-CONTENT_TABLES = ("nouns", "verbs", "names")  # tables whose lemmas are content words
+CONTENT_TABLES = ("nouns", "verbs", "names", "predicates")  # tables whose lemmas are content words
 
 
 def content_forms(lexicon: Lexicon, tables: tuple[str, ...]) -> dict[str, float]:

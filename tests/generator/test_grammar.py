@@ -23,8 +23,8 @@ def test_unknown_table(grammar_copy):
 
 def test_reference_to_a_later_slot(grammar_copy):
     path = grammar_copy / "subject_island.yaml"
-    _rewrite(path, "{subj_noun.det}", "{possessor.det}")
-    with pytest.raises(GrammarError, match=r"slots.obj_noun: refers to 'possessor', which is sampled later"):
+    _rewrite(path, "{obj_noun.det}", "{possessor.det}")
+    with pytest.raises(GrammarError, match=r"slots.subj_noun: refers to 'possessor', which is sampled later"):
         load_paradigm(path)
 
 
@@ -37,7 +37,7 @@ def test_missing_condition(grammar_copy):
 
 def test_bad_formula_in_slot(grammar_copy):
     path = grammar_copy / "whether_island.yaml"
-    _rewrite(path, 'where: "roles=bridge"', 'where: "roles bridge"')
+    _rewrite(path, 'where: "roles=bridge & trivial_content=yes"', 'where: "roles bridge & trivial_content=yes"')
     with pytest.raises(GrammarError, match=r"slots.bridge.where\[0\]"):
         load_paradigm(path)
 
@@ -56,7 +56,7 @@ def test_undefined_variable_names_the_condition(grammar_copy, lexicon_copy):
 
 
 def test_unsatisfiable_slot_is_found_before_sampling(grammar_copy, lexicon_copy):
-    _rewrite(grammar_copy / "whether_island.yaml", 'qverb: {table: verbs, where: "roles=se_embed"}',
+    _rewrite(grammar_copy / "whether_island.yaml", 'qverb: {table: verbs, where: "roles=se_embed & trivial_content=yes"}',
              'qverb: {table: verbs, where: "roles=se_embed & roles=emotive & object=obligatory"}')
     with pytest.raises(UnsatisfiableError, match=r"slot 'qverb'.*no verbs entry satisfies"):
         build_suite(BuildRequest("whether", 5, 0), lexicon_copy, grammar_copy)
@@ -74,7 +74,7 @@ def test_unsatisfiable_dependency_names_the_slot(grammar_copy, lexicon_copy):
 def test_extends_merges_slots(grammar_copy):
     paradigm = load_paradigm(grammar_copy / "adjunct_island_temporal.yaml")
     assert paradigm.slots["conn"].where == ("type=temporal",)
-    assert "emotive" in paradigm.slots and paradigm.phenomenon == "adjunct"
+    assert "host" in paradigm.slots and paradigm.phenomenon == "adjunct"
 
 
 @pytest.mark.parametrize("rendered,message", [

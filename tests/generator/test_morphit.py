@@ -31,8 +31,11 @@ def morphit() -> dict[str, set[str]]:
 
 
 def morphit_lemma(lemma: str) -> str:
-    """Morph-it lists reflexive verbs under the plain infinitive: domandarsi -> domandare."""
-    return lemma[:-3] + "re" if lemma.endswith("rsi") else lemma
+    """Morph-it lists reflexive verbs under the plain infinitive: domandarsi -> domandare,
+    opporsi -> opporre (contracted infinitives in -orre, -urre keep their double r)."""
+    if not lemma.endswith("rsi"):
+        return lemma
+    return lemma[:-3] + ("rre" if lemma[-4] in "ou" else "re")
 
 
 def test_every_form_lemmatizes_to_its_lemma(lexicon):
@@ -49,6 +52,14 @@ def test_every_form_lemmatizes_to_its_lemma(lexicon):
                     continue
                 failures.append(f"{entry.source}: {form} -> {sorted(table.get(form, {'?'}))}, expected {target}")
     assert not failures, "\n".join(failures[:50])
+
+
+def test_every_predicate_is_a_morphit_lemma(lexicon):
+    """Impersonal predicates (è probabile che) are uninflected adjectives: each must be a Morph-it
+    lemma (the table lists inflected forms, so the lemma is found among their lemmas)."""
+    lemmas = set().union(*morphit().values())
+    missing = [f"{e.source}: {e.lemma}" for e in lexicon.table("predicates") if e.lemma not in lemmas]
+    assert not missing, missing
 
 
 def test_exceptions_are_still_needed(lexicon):

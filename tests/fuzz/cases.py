@@ -1,0 +1,315 @@
+"""The fuzz cases: for each input a user writes, seeded mutations of a known-good copy and the
+real command that reads it. The repository's own files are never touched: every case works
+in its own folder, on copies (unchanged files are symlinked)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from . import mutate
+
+REPO = Path(__file__).resolve().parents[2]
+LEXICON = REPO / "lexicon"
+GRAMMAR = REPO / "grammar"
+TINY_MODELS = REPO / "tests" / "benchmark" / "data" / "tiny"
+
+INPUTS = ("lexicon", "grammar", "suite", "import", "cli", "model")
+# Share of the cases each input gets (model cases are the slowest: they load torch models).
+WEIGHTS = {"lexicon": 0.22, "grammar": 0.24, "suite": 0.18, "import": 0.16, "cli": 0.14, "model": 0.06}
+PHENOMENA = ("whether", "complex_np", "subject", "adjunct")
+
+
+@dataclass
+class Case:
+    input: str
+    number: int
+    mutation: str
+    app: str                      # gen | bench
+    argv: list[str]
+    setup: Callable[[Path], None]  # writes the case's files into its folder
+    names: tuple[str, ...] = ()   # a failure message must name one of these (file, folder or key)
+    no_output: str | None = None  # a folder that must not exist after a failure (no half-written output)
+    timeout: float = 60.0
+    files: dict[str, bytes] = field(default_factory=dict)   # the mutated files, kept for failures
+
+
+def _link_tree(source: Path, target: Path, replaced: dict[str, bytes]) -> None:
+    """`target` mirrors `source` with symlinks, except the files in `replaced` (name -> bytes)."""
+    target.mkdir(parents=True, exist_ok=True)
+    for path in sorted(source.iterdir()):
+        if path.name in replaced:
+            continue
+        (target / path.name).symlink_to(path.resolve(), target_is_directory=path.is_dir())
+    for name, data in replaced.items():
+        (target / name).write_bytes(data)
+
+
+class Base:
+    """Known-good inputs shared (read-only) by all cases."""
+
+    def __init__(self, root: Path, lexicon_dir: Path, grammar_dir: Path, suite_dir: Path):
+        self.root = root
+        self.lexicon_dir, self.grammar_dir, self.suite = lexicon_dir, grammar_dir, suite_dir
+        self.suite_files = {p.name: p.read_bytes() for p in sorted(suite_dir.iterdir()) if p.is_file()}
+        self.lexicon = {p.name: p.read_bytes() for p in sorted(lexicon_dir.glob("*.csv"))}
+        self.grammar = {p.name: p.read_bytes() for p in sorted(grammar_dir.glob("*.yaml"))}
+        self.imports = import_samples(suite_dir)
+
+
+def import_samples(suite_dir: Path) -> dict[str, bytes]:
+    """Hand-written suites in every accepted shape, from the base suite's sentences."""
+    items = [json.loads(line) for line in (suite_dir / "whether_island.jsonl").read_text("utf-8").splitlines()]
+    records = [{c: item["conditions"][c]["text"] for c in item["conditions"]} | {"item": k + 1}
+               for k, item in enumerate(items)]
+    jsonl = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    wrapped = json.dumps({"sentences": records}, ensure_ascii=False)
+    rows = [("Island Type", "Clause type", "Condition 1", "Condition 2", "item number", "sentence")]
+    for r in records:
+        for c in ("short_nonisland", "long_nonisland", "short_island", "long_island"):
+            length, structure = c.split("_")
+            rows.append(("whether", "WH", length, "non-island" if structure == "nonisland" else "island",
+                         str(r["item"]), r[c]))
+    def sep(s: str) -> str:
+        return "".join(s.join(row) + "\n" for row in rows)
+    return {"wh_whether_island.jsonl": jsonl.encode(), "whether_list.json": json.dumps(records).encode(),
+            "whether_wrapped.json": wrapped.encode(), "whether.csv": sep(";").encode(),
+            "whether.tsv": sep("\t").encode(), "whether_comma.csv": sep(",").encode()}
+
+
+def _lexicon_case(base: Base, rng: random.Random, number: int) -> Case:
+    name = rng.choice(sorted(base.lexicon))
+    mutator = mutate.csv_mutation if rng.random() < 0.6 else mutate.text_mutation
+    what, data = mutator(rng, base.lexicon[name])
+    replaced = {name: data}
+    if rng.random() < 0.03:
+        what, replaced = "table file missing", {}
+    def setup(d: Path) -> None:
+        _link_tree(base.lexicon_dir, d / "lexicon", replaced)
+        if not replaced:
+            (d / "lexicon" / name).unlink()
+        _link_tree(base.grammar_dir, d / "grammar", {})
+    if rng.random() < 0.15:
+        argv = ["list", "--lexicon", "lexicon", "--grammar", "grammar"]
+    else:
+        argv = ["build", "--phenomenon", rng.choice(PHENOMENA), "--n", str(rng.choice((2, 3, 5))),
+                "--seed", str(rng.randrange(100)), "--lexicon", "lexicon", "--grammar", "grammar",
+                "--out", "out", "-q"]
+    # Rows removed or changed can also leave a paradigm unsatisfiable: the message then names it.
+    return Case("lexicon", number, f"{name}: {what}", "gen", argv, setup,
+                names=(name, *(g.removesuffix(".yaml") for g in base.grammar)), no_output="out",
+                files=replaced)
+
+
+def _grammar_case(base: Base, rng: random.Random, number: int) -> Case:
+    name = rng.choice(sorted(base.grammar))
+    mutator = mutate.yaml_mutation if rng.random() < 0.8 else mutate.text_mutation
+    what, data = mutator(rng, base.grammar[name])
+    def setup(d: Path) -> None:
+        _link_tree(base.lexicon_dir, d / "lexicon", {})
+        _link_tree(base.grammar_dir, d / "grammar", {name: data})
+    phenomenon = next((p for p in PHENOMENA if name.startswith(p)), "all")
+    argv = (["list", "--lexicon", "lexicon", "--grammar", "grammar"] if rng.random() < 0.15 else
+            ["build", "--phenomenon", rng.choice((phenomenon, phenomenon, "all")), "--n", str(rng.choice((2, 3))),
+             "--seed", str(rng.randrange(100)), "--lexicon", "lexicon", "--grammar", "grammar", "--out", "out", "-q"])
+    return Case("grammar", number, f"{name}: {what}", "gen", argv, setup, names=(name,), no_output="out",
+                files={name: data})
+
+
+def _suite_case(base: Base, rng: random.Random, number: int) -> Case:
+    name = rng.choice(sorted(base.suite_files))
+    original = base.suite_files[name]
+    choice = rng.random()
+    if name.endswith(".jsonl") and choice < 0.5:
+        lines = original.decode("utf-8").splitlines()
+        k = rng.randrange(len(lines))
+        r = rng.random()
+        if r < 0.6:
+            lines[k] = json.dumps(mutate.json_value_mutation(rng, json.loads(lines[k])), ensure_ascii=False)
+            what = f"line {k + 1}: a value changed"
+        elif r < 0.8:
+            lines.append(lines[k])
+            what = f"line {k + 1}: duplicate item id"
+        else:
+            lines[k] = lines[k][: rng.randrange(len(lines[k]))]
+            what = f"line {k + 1}: truncated"
+        data = ("\n".join(lines) + "\n").encode("utf-8")
+    elif name == "manifest.json" and choice < 0.5:
+        data = json.dumps(mutate.json_value_mutation(rng, json.loads(original))).encode()
+        what = "a value changed"
+    else:
+        what, data = mutate.text_mutation(rng, original)
+    def setup(d: Path) -> None:
+        _link_tree(base.suite, d / "suite", {name: data})
+        _link_tree(base.lexicon_dir, d / "lexicon", {})
+    r = rng.random()
+    if r < 0.45:
+        argv, app = ["validate", "suite", "--lexicon", "lexicon"], "gen"
+    elif r < 0.85:
+        argv, app = ["export", "suite", "-f", rng.choice(("blimp", "syntaxgym", "lm-eval", "hf", "csv", "ratings")),
+                     "-o", "out"], "gen"
+    else:
+        def setup(d: Path, _old=setup) -> None:   # noqa: F811 - the suite plus a model
+            _old(d)
+            _link_tree(TINY_MODELS / "gpt2", d / "gpt2", {})
+        argv, app = ["run", "--model", "gpt2", "--suite", "suite", "--out", "results", "--no-cache"], "bench"
+        if rng.random() < 0.75:   # the report (plots) costs seconds; a quarter of the runs write it
+            argv.append("--no-report")
+    return Case("suite", number, f"{name}: {what}", app, argv, setup, names=(name, "suite"),
+                no_output="out" if app == "gen" else None, files={name: data})
+
+
+def _import_case(base: Base, rng: random.Random, number: int) -> Case:
+    name = rng.choice(sorted(base.imports))
+    original = base.imports[name]
+    if name.endswith(".csv") or name.endswith(".tsv"):
+        what, data = (mutate.csv_mutation(rng, original) if name == "whether_comma.csv" and rng.random() < 0.5
+                      else mutate.text_mutation(rng, original))
+        if rng.random() < 0.3:   # cells with other separators inside
+            text = data.decode("utf-8", "replace")
+            data = text.replace("whether", rng.choice(("whe;ther", "whe\tther", "whe,ther", '"whe"ther'))).encode()
+            what += ", separator inside a cell"
+    elif name.endswith(".jsonl") and rng.random() < 0.5:
+        lines = original.decode().splitlines()
+        k = rng.randrange(len(lines))
+        lines[k] = json.dumps(mutate.json_value_mutation(rng, json.loads(lines[k])))
+        what, data = f"line {k + 1} changed", ("\n".join(lines) + "\n").encode()
+    elif name.endswith(".json") and rng.random() < 0.4:
+        what, data = "a value changed", json.dumps(mutate.json_value_mutation(rng, json.loads(original))).encode()
+    else:
+        what, data = mutate.text_mutation(rng, original)
+    def setup(d: Path) -> None:
+        (d / name).write_bytes(data)
+    argv = ["import", name, "--out", "out"]
+    if rng.random() < 0.3:
+        argv += ["--format", rng.choice(("jsonl", "csv", "json", "xml"))]
+    if rng.random() < 0.2:
+        argv += ["--paradigm", rng.choice(("whether_island", "adjunct_island_temporal", "nosuch"))]
+    return Case("import", number, f"{name}: {what}", "gen", argv, setup, names=(name, "--format", "--paradigm"),
+                no_output="out",
+                files={name: data})
+
+
+CLI_VALUES = ("", "-1", "0", "1", "3", "abc", "10000000000000000", "1.5", "nosuch", "suite", "suite/whether_island.jsonl",
+              "/nonexistent/folder", "x=y", "subject_type", "subject_type=nosuch", "mood=indicative", "--", "-q",
+              "é", "gpt2", "suite/manifest.json", "results", "out")
+CLI_COMMANDS = {
+    "gen": {"build": ["--phenomenon", "--n", "--seed", "--out", "--vary", "--level", "--lexicon", "--grammar", "-q"],
+            "list": ["--lexicon", "--grammar"], "validate": ["--lexicon"],
+            "export": ["--format", "--out", "--lists", "--seed", "--fillers", "--force"],
+            "import": ["--out", "--format", "--paradigm", "--force"],
+            "review": ["--score", "--n", "--seed", "--paradigm", "--out", "--force", "--key", "--json"]},
+    "bench": {"run": ["--model", "--suite", "--scorer", "--out", "--device", "--dtype", "--token-budget", "--alpha",
+                      "--no-cache", "--no-report", "--threads", "--device-map", "--max-memory"],
+              "models": [], "report": ["--baseline", "--out", "--items", "--extreme", "--bootstrap", "--seed"],
+              "compare": ["--out", "--bootstrap"], "ratings": ["--run", "--out", "--measure", "--force"]},
+}
+FLAGS = {"-q", "--force", "--no-cache", "--no-report", "--score"}
+
+
+def _cli_case(base: Base, rng: random.Random, number: int) -> Case:
+    app = rng.choice(("gen", "bench"))
+    command = rng.choice(sorted(CLI_COMMANDS[app]) + ["nosuch", "--help", ""])
+    argv = [command] if command else []
+    for _ in range(rng.randrange(5)):
+        options = CLI_COMMANDS[app].get(command, ["--x"])
+        r = rng.random()
+        if r < 0.6 and options:
+            option = rng.choice(options)
+            argv += [option] if option in FLAGS else [option, rng.choice(CLI_VALUES)]
+        elif r < 0.85:
+            argv.append(rng.choice(CLI_VALUES))
+        else:
+            argv.append(rng.choice(("--nosuch", "-z", "--n=", "--n=-5", "--help")))
+    # A build with a valid large --n would run for minutes: keep builds small.
+    if command == "build":
+        argv += ["--n", rng.choice(("1", "2", "-3", "x", "10000000000000000")), "--out", "out"]
+    if app == "bench" and command == "run":   # never the default model or the shipped 5,000-item suite
+        argv += ["--model", rng.choice(("gpt2", "nosuch", "suite")), "--suite", "suite", "--no-cache"]
+    def setup(d: Path) -> None:
+        _link_tree(base.suite, d / "suite", {})
+        _link_tree(TINY_MODELS / "gpt2", d / "gpt2", {})
+    return Case("cli", number, " ".join(argv) or "(no arguments)", app, argv, setup)
+
+
+def _model_case(base: Base, rng: random.Random, number: int) -> Case:
+    kind = rng.choice(("gpt2", "bert", "roberta"))
+    source = TINY_MODELS / kind
+    config = json.loads((source / "config.json").read_text())
+    replaced: dict[str, bytes] = {}
+    removed: list[str] = []
+    choice = rng.randrange(10)
+    if choice == 0:
+        removed, what = ["tokenizer.json"], "tokenizer missing"
+    elif choice == 1:
+        removed, what = ["config.json"], "config missing"
+    elif choice == 2:
+        removed, what = ["model.safetensors"], "weights missing"
+    elif choice == 3:
+        other = rng.choice([m for m in ("gpt2", "bert", "roberta", "llama", "t5", "nosuch") if m != kind])
+        config["model_type"] = other
+        config["architectures"] = [rng.choice(("LlamaForCausalLM", "BertForMaskedLM", "T5Model", "Nope"))]
+        replaced["config.json"], what = json.dumps(config).encode(), f"config of {other}"
+    elif choice == 4:
+        tok = json.loads((source / "tokenizer.json").read_text())
+        vocab = tok["model"]["vocab"]
+        extra = rng.choice((10, 1000))
+        if isinstance(vocab, dict):
+            start = max(vocab.values()) + 1
+            for k in range(extra):
+                vocab[f"zzextra{k}"] = start + k
+        else:
+            vocab.extend([[f"zzextra{k}", -10.0] for k in range(extra)])
+        replaced["tokenizer.json"], what = json.dumps(tok).encode(), f"vocabulary {extra} larger than the output layer"
+    elif choice == 5:
+        key = rng.choice(sorted(config))
+        config[key] = rng.choice((None, -1, 0, "x", [], 10**6))
+        replaced["config.json"], what = json.dumps(config).encode(), f"config.{key} changed"
+    elif choice == 6:
+        what, data = mutate.text_mutation(rng, (source / "config.json").read_bytes())
+        replaced["config.json"] = data
+        what = f"config.json {what}"
+    elif choice == 7:
+        what, data = mutate.text_mutation(rng, (source / "tokenizer.json").read_bytes())
+        replaced["tokenizer.json"] = data
+        what = f"tokenizer.json {what}"
+    elif choice == 8:
+        weights = (source / "model.safetensors").read_bytes()
+        replaced["model.safetensors"] = weights[: rng.randrange(len(weights))]
+        what = "weights truncated"
+    else:
+        what = "unchanged"
+    def setup(d: Path) -> None:
+        _link_tree(source, d / "mymodel", replaced)
+        for name in removed:
+            (d / "mymodel" / name).unlink()
+        _link_tree(base.suite, d / "suite", {})
+    scorer = rng.choice(("auto", "auto", "lp", "pll"))
+    argv = ["run", "--model", "mymodel", "--suite", "suite", "--out", "results", "--no-cache", "--scorer", scorer]
+    if rng.random() < 0.75:
+        argv.append("--no-report")
+    return Case("model", number, f"{kind}: {what}, --scorer {scorer}", "bench", argv, setup,
+                names=("mymodel", "--scorer"), files=replaced, timeout=120.0)
+
+
+MAKERS = {"lexicon": _lexicon_case, "grammar": _grammar_case, "suite": _suite_case, "import": _import_case,
+          "cli": _cli_case, "model": _model_case}
+
+
+def make_cases(base: Base, n: int, seed: int, inputs: tuple[str, ...] = INPUTS) -> list[Case]:
+    """`n` cases shared among `inputs` by WEIGHTS, each from its own seeded generator."""
+    total = sum(WEIGHTS[i] for i in inputs)
+    counts = {i: int(n * WEIGHTS[i] / total) for i in inputs}
+    counts[inputs[0]] += n - sum(counts.values())
+    cases = []
+    for i in inputs:
+        for k in range(counts[i]):
+            rng = random.Random(f"{seed}:{i}:{k}")
+            cases.append(MAKERS[i](base, rng, k))
+    return cases
+
+
