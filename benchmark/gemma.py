@@ -55,10 +55,21 @@ def convert_gguf(target: Path, gguf_in, info: dict, bos_token: str | None = None
     """De-quantise a GGUF (the path `gguf_in(work_dir)` returns) into a float32 safetensors
     folder at `target` with `info` as its marker; written aside and renamed into place.
     `bos_token` replaces the tokenizer's BOS (the token prepended when scoring)."""
+    from filelock import FileLock
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # Several processes may ask at once (ranks under torchrun, two bench runs): one converts,
+    # the others wait for the lock and then find the finished folder.
+    with FileLock(str(target.parent / f".{target.name}.lock")):
+        if (target / MARKER).is_file():
+            return target
+        return _convert(target, gguf_in, info, bos_token)
+
+
+def _convert(target: Path, gguf_in, info: dict, bos_token: str | None) -> Path:
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
     try:
         gguf = gguf_in(work)
