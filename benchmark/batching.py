@@ -45,7 +45,8 @@ def is_oom(exc: BaseException) -> bool:
     return isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower()
 
 
-def _free_memory() -> None:
+def free_memory() -> None:
+    """Give back what a model or a failed batch held (also between models of one run)."""
     import gc
     gc.collect()
     try:
@@ -71,7 +72,7 @@ def run_batches(n_rows: int, batch_size: int, step: Callable[[int, int], None],
             if stop - start <= 1:
                 raise BenchError("out of memory with a batch of one row: use --device cpu "
                                  "or a smaller model") from None
-            _free_memory()
+            free_memory()
             batch_size = max(1, (stop - start) // 2)
             continue
         if on_batch is not None:

@@ -346,15 +346,3 @@ def threads_hint(threads: int | None = None, processes_per_node: int = 1) -> int
     if torch.get_num_threads() != n:
         torch.set_num_threads(n)
     return n
-
-
-def free_memory() -> None:
-    """Give back what a model held before the next one loads."""
-    import gc
-    gc.collect()
-    try:
-        import torch
-        if torch.cuda.is_available():
-            torch.cuda.empty_cache()
-    except ImportError:
-        pass

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from benchmark import baseline, distributed
+from benchmark import baseline, batching, distributed
 from benchmark.cache import ScoreCache, cache_key
 from benchmark.distributed import Ranks
 from benchmark.errors import BenchError
@@ -234,7 +234,7 @@ def run(suite: Suite, opts: RunOptions, progress: Progress | None = None, log=pr
         return _score_and_write(suite, opts, progress, log, ranks, lm, name, load_seconds, threads)
     finally:
         del lm
-        loading.free_memory()
+        batching.free_memory()
 
 
 def _score_and_write(suite, opts, progress, log, ranks, lm, name, load_seconds, threads):

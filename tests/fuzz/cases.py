@@ -99,9 +99,10 @@ def _lexicon_case(base: Base, rng: random.Random, number: int) -> Case:
         argv = ["build", "--phenomenon", rng.choice(PHENOMENA), "--n", str(rng.choice((2, 3, 5))),
                 "--seed", str(rng.randrange(100)), "--lexicon", "lexicon", "--grammar", "grammar",
                 "--out", "out", "-q"]
-    # Rows removed or changed can also leave a paradigm unsatisfiable: the message then names it.
+    # Rows removed or changed can break a reference from another table (the message then names
+    # that file and line) or leave a paradigm unsatisfiable (the message names the paradigm).
     return Case("lexicon", number, f"{name}: {what}", "gen", argv, setup,
-                names=(name, *(g.removesuffix(".yaml") for g in base.grammar)), no_output="out",
+                names=(*base.lexicon, *(g.removesuffix(".yaml") for g in base.grammar)), no_output="out",
                 files=replaced)
 
 

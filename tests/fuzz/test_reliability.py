@@ -5,9 +5,11 @@ that survive pipes."""
 from __future__ import annotations
 
 import errno
+import json
 import multiprocessing
-import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,36 +20,48 @@ from benchmark.errors import BenchError
 from benchmark.records import SentenceInput, TokenScores
 from benchmark import results
 
-from .campaign import ENV, run_campaign
-from .forkserver import parent_state
 from .cases import GRAMMAR, LEXICON
-from . import kills
 
 
-def test_fuzz_subset_has_no_traceback_hang_or_unclear_message():
-    summary = run_campaign(n=150, seed=7, jobs=2, fresh=2, log=lambda *_: None)
-    assert summary.cases == 150
-    assert summary.failures == [], summary.failures[:3]
-    assert summary.fresh["mismatches"] == [] and summary.fresh["cases"] == 2
-    for name, counts in summary.by_input.items():   # every input is exercised, with both outcomes overall
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _run_module(module: str, args: list[str], summary: Path) -> dict:
+    """The fork server needs a parent that has never run torch (its thread pool does not
+    survive a fork), so it runs in its own process, not inside the test session."""
+    done = subprocess.run([sys.executable, "-m", module, *args, "--json", str(summary)], cwd=REPO,
+                          capture_output=True, text=True, timeout=600)
+    assert summary.exists(), done.stdout[-2000:] + done.stderr[-2000:]
+    return json.loads(summary.read_text())
+
+
+def test_fuzz_subset_has_no_traceback_hang_or_unclear_message(tmp_path):
+    summary = _run_module("tests.fuzz", ["--cases", "150", "--seed", "7", "--jobs", "2", "--fresh", "2"],
+                          tmp_path / "fuzz.json")
+    assert summary["cases"] == 150
+    assert summary["failures"] == 0, summary["failed_cases"][:3]
+    assert summary["tracebacks"] == 0 and summary["hangs"] == 0
+    fresh = summary["fresh_subprocess_check"]
+    assert fresh["cases"] == 2 and fresh["mismatches"] == []
+    for name, counts in summary["by_input"].items():   # every input is exercised
         assert sum(counts.values()) > 0, name
-    assert sum(c["clean error"] for c in summary.by_input.values()) > 0
-    assert sum(c["ok"] for c in summary.by_input.values()) > 0
+    assert sum(c.get("clean error", 0) for c in summary["by_input"].values()) > 0
+    assert sum(c.get("ok", 0) for c in summary["by_input"].values()) > 0
 
 
 def test_kill_trials_rerun_is_byte_identical_and_builds_never_partial(tmp_path):
-    report = kills.Report()
-    with parent_state():
-        os.environ.update(ENV)
-        kills.preload()
-        suite = kills.make_suite(tmp_path, 4)
-        kills.bench_trials(tmp_path, suite, trials=2, seed=3, report=report, log=lambda *_: None)
-        kills.build_trials(tmp_path, trials=2, seed=3, report=report, log=lambda *_: None)
-        result = kills.concurrent_runs(tmp_path, suite, report, log=lambda *_: None)
-    assert report.problems == []
-    assert report.trials[1]["killed"].startswith("at cache-commit")
-    assert all(t.get("identical") for t in report.trials[:2])
-    assert result["identical_tables"] and result["exit_codes"] == [0, 0]
+    summary = _run_module("tests.fuzz.kills", ["--trials", "2", "--build-trials", "2", "--items", "4", "--seed", "3"],
+                          tmp_path / "kills.json")
+    assert summary["problems"] == []
+    bench = [t for t in summary["trials"] if isinstance(t["trial"], int)]
+    builds = [t for t in summary["trials"] if not isinstance(t["trial"], int)]
+    assert len(bench) == 2 and all(t["identical"] for t in bench)
+    assert bench[1]["killed"].startswith("at cache-commit")
+    assert bench[1]["rescored"] + bench[1]["cached_before_rerun"] == 16   # 4 items x 4 distinct sentences
+    assert len(builds) == 2 and all(t["suite_after_kill"] in ("previous", "none", "new") for t in builds)
+    concurrent = summary["concurrent"]
+    assert concurrent["exit_codes"] == [0, 0] and concurrent["identical_tables"]
+    assert concurrent["cache_rows"] == concurrent["distinct_sentences"] and not concurrent["database_locked_messages"]
 
 
 def _pairs(k: int, offset: int = 0) -> list[tuple[SentenceInput, TokenScores]]:
