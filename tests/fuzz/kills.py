@@ -12,6 +12,7 @@ It also runs two `bench run`s of one model on one cache at the same time."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -56,30 +57,29 @@ def _cached_rows(cache_dir: Path) -> int:
     return total
 
 
-def _run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float = 300, app: str = "bench"):
+@contextlib.contextmanager
+def _environment(env: dict[str, str]):
+    """`env` set for what is started inside (a forked child inherits it), then restored."""
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
-        return run_forked(app, argv, cwd, timeout)
+        yield
     finally:
         for k, v in old.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def _run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float = 300, app: str = "bench"):
+    with _environment(env):
+        return run_forked(app, argv, cwd, timeout)
 
 
 def _start(argv: list[str], cwd: Path, env: dict[str, str], app: str = "bench") -> Running:
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
+    with _environment(env):
         return Running(app, argv, cwd, timeout=300)
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 def _wait_for(job: Running, text: str, limit: float) -> bool:

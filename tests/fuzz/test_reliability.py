@@ -36,9 +36,9 @@ def _run_module(module: str, args: list[str], summary: Path) -> dict:
 
 
 def test_fuzz_subset_has_no_traceback_hang_or_unclear_message(tmp_path):
-    summary = _run_module("tests.fuzz", ["--cases", "150", "--seed", "7", "--jobs", "2", "--fresh", "2"],
+    summary = _run_module("tests.fuzz", ["--cases", "250", "--seed", "7", "--jobs", "2", "--fresh", "2"],
                           tmp_path / "fuzz.json")
-    assert summary["cases"] == 150
+    assert summary["cases"] == 250
     assert summary["failures"] == 0, summary["failed_cases"][:3]
     assert summary["tracebacks"] == 0 and summary["hangs"] == 0
     fresh = summary["fresh_subprocess_check"]
