@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from benchmark.errors import BenchError
-from generator.faults import pause
+from benchmark.faults import pause
 from benchmark.gemma import cache_root
 from benchmark.records import SentenceInput, TokenScores
 

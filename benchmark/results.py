@@ -19,7 +19,7 @@ from pathlib import Path
 
 from benchmark.errors import BenchError
 from benchmark.factorial import ItemScores, summarize_by
-from generator.faults import pause
+from benchmark.faults import pause, pid_alive
 from benchmark.measures import MEASURES, PENLP_ALPHA, SentenceMeasures, region_scores, sentence_measures
 from benchmark.records import TokenScores
 from benchmark.suite import CONDITIONS, SHORT, Suite
@@ -115,22 +115,12 @@ def check_writable(out_root: Path) -> None:
                          "choose a writable folder with free space") from None
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _remove_stale(folder: Path, run_name: str) -> None:
     """Temporary folders left by a killed writer (their process is gone)."""
     pattern = re.compile(rf"\.{re.escape(run_name)}\.(?:tmp|old)-(\d+)-")
     for path in folder.iterdir():
         m = pattern.match(path.name)
-        if m and not _alive(int(m.group(1))):
+        if m and not pid_alive(int(m.group(1))):
             shutil.rmtree(path, ignore_errors=True)
 
 

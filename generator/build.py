@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import __version__
-from .faults import pause
+from .faults import pause, pid_alive
 from .grammar import Paradigm, load_paradigms
 from .lexicon import Lexicon, load_lexicon
 from .render import ConditionRenderer, Filler, make_environment
@@ -281,18 +281,8 @@ def _remove_stale(out_dir: Path) -> None:
     pattern = re.compile(rf"\.{re.escape(out_dir.name)}\.(\d+)\.(?:.*\.tmp|old)$")
     for path in out_dir.parent.iterdir():
         m = pattern.match(path.name)
-        if m and path.is_dir() and not _pid_alive(int(m.group(1))):
+        if m and path.is_dir() and not pid_alive(int(m.group(1))):
             shutil.rmtree(path, ignore_errors=True)
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 __all__ = ["BuildError", "BuildRequest", "UnsatisfiableError", "build_suite", "write_suite", "suite_name"]
