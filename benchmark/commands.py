@@ -83,6 +83,29 @@ def print_table(model_summary: dict, baseline_summary: dict, measure: str = "LP"
     _full_width_console().print(table)
 
 
+def print_licensing(model_summary: dict, baseline_summary: dict) -> None:
+    """The filler-gap licensing figures, printed above the island table (the baseline they rest on)."""
+    from rich.table import Table
+    model_l = model_summary.get("licensing", {})
+    if not model_l:
+        return
+    base_l = baseline_summary.get("licensing", {})
+    table = Table(title=f"{model_summary['run']}: filler-gap licensing (accuracies in %; LP@spillover = "
+                        "the words right after the gap)")
+    for col in ("paradigm", "measure", "n", "run", "licensing>0", "mean", "TN>TG", "WG>WN"):
+        table.add_column(col, justify="left" if col in ("paradigm", "measure", "run") else "right")
+    for measure in ("LP", "LP@spillover"):
+        for paradigm in sorted(model_l.get(measure, {})):
+            for label, s in (("model", model_l[measure][paradigm]), ("unigram", base_l.get(measure, {}).get(paradigm))):
+                if s is None:
+                    continue
+                first = label == "model"
+                table.add_row(paradigm if first else "", measure if first else "", str(s["n"]), label,
+                              _pct(s["licensing_acc"]), f"{s['mean_licensing']:.3f}", _pct(s["mp_TN_TG"]),
+                              _pct(s["mp_WG_WN"]))
+    _full_width_console().print(table)
+
+
 def model_list(models: list[str] | None, models_file: Path | None) -> list[str]:
     """The models of --model (repeated) and --models FILE, in that order, each once."""
     from benchmark.registry import DEFAULT_MODEL
@@ -111,7 +134,9 @@ def _show(result) -> None:
                f"on {info['device']}" + (f" x {info['processes']} processes" if info.get("processes", 1) > 1 else "")
                + f": {info['n_scored_now']} sentences scored in {info['seconds']:.1f} s"
                + (f" ({info['sentences_per_s']:.1f} sentences/s)" if info["sentences_per_s"] else " (all cached)"))
-    print_table(result.tables.summary, result.baseline_tables.summary)
+    print_licensing(result.tables.summary, result.baseline_tables.summary)
+    if result.tables.items:
+        print_table(result.tables.summary, result.baseline_tables.summary)
     typer.echo(f"wrote {result.run_dir} and {result.baseline_dir}")
 
 
@@ -169,7 +194,7 @@ def register(app: typer.Typer) -> None:
     def run_cmd(
         model: Optional[list[str]] = typer.Option(None, "--model", "-m", help="Alias (see `bench models`), Hugging Face id or local directory; repeat it to score several models in turn. Default: gemma3_270m (offline)."),
         models_file: Optional[Path] = typer.Option(None, "--models", help="A file with one model (alias, id or directory) per line; # starts a comment."),
-        suite: Optional[Path] = typer.Option(None, "--suite", help="Suite directory or JSONL file. Default: generated/italian_wh_islands/."),
+        suite: Optional[Path] = typer.Option(None, "--suite", help="Suite directory or JSONL file. Default: generated/italian_islands/."),
         scorer: str = typer.Option("auto", "--scorer", help="auto | lp | pll | pll-word-l2r (auto: lp for causal, pll-word-l2r for masked)."),
         out: Path = typer.Option(Path("results"), "--out", help="Results root: writes <out>/<suite>/<model>.<scorer>/."),
         device: str = typer.Option("auto", "--device", help="auto | cpu | cuda"),

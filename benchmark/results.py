@@ -14,7 +14,7 @@ import os
 import re
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmark.errors import BenchError
@@ -22,7 +22,14 @@ from benchmark.factorial import ItemScores, summarize_by
 from benchmark.faults import pause, pid_alive
 from benchmark.measures import MEASURES, PENLP_ALPHA, SentenceMeasures, region_scores, sentence_measures
 from benchmark.records import TokenScores
-from benchmark.suite import CONDITIONS, SHORT, Suite
+from benchmark.licensing import REGION_MEASURE, LicensingScores
+from benchmark.licensing import header as licensing_header
+from benchmark.licensing import summarize_by as summarize_licensing
+from benchmark.suite import SHORT, Suite
+from suite_format import DESIGNS, FILLER_GAP, ISLAND
+
+# Row order within an item: its design's condition order (no suite mixes designs in one item).
+_CONDITION_ORDER = {c: k for d in DESIGNS.values() for k, c in enumerate(d.conditions)}
 
 
 @dataclass
@@ -34,6 +41,8 @@ class RunTables:
     item_header: list[str]
     item_scores: list[ItemScores]
     summary: dict
+    licensing: list[list] = field(default_factory=list)      # filler-gap items (licensing.csv)
+    licensing_header: list[str] = field(default_factory=list)
 
 
 TOKEN_HEADER = ["item_id", "condition", "token_index", "token", "char_start", "char_end", "logprob"]
@@ -45,10 +54,12 @@ REGION_HEADER = ["item_id", "paradigm", "condition", "region_index", "region", "
 def build_tables(suite: Suite, run_name: str, scores: dict[tuple[str, str], TokenScores],
                  unigram_lp: dict[tuple[str, str], float], alpha: float = PENLP_ALPHA) -> RunTables:
     """`scores` and `unigram_lp` are keyed by (item_id, condition)."""
-    tokens, sentences, regions, item_scores = [], [], [], []
+    tokens, sentences, regions, item_scores, licensing_scores = [], [], [], [], []
     for item in suite.items:
+        layout = item.layout
         measures: dict[str, SentenceMeasures] = {}
-        for cond in CONDITIONS:
+        critical: dict[str, float] = {}
+        for cond in layout.conditions:
             sent, ts = item.conditions[cond], scores[(item.item_id, cond)]
             for k, (tok, a, b, lp) in enumerate(zip(ts.tokens, ts.starts, ts.ends, ts.logprobs)):
                 tokens.append([item.item_id, cond, k, tok, a, b, lp])
@@ -59,11 +70,22 @@ def build_tables(suite: Suite, run_name: str, scores: dict[tuple[str, str], Toke
             for r in region_scores(sent.regions, ts):
                 regions.append([item.item_id, item.paradigm, cond, r.index, r.name, r.start, r.end,
                                 r.n_tokens, r.LP])
+                if r.name == layout.critical_region:
+                    critical[cond] = critical.get(cond, 0.0) + r.LP
+        if layout is FILLER_GAP:
+            for measure in MEASURES:
+                licensing_scores.append(LicensingScores(item.item_id, item.paradigm, item.set_id, item.variant,
+                                                        measure, {c: measures[c].get(measure) for c in layout.conditions}))
+            if len(critical) == len(layout.conditions):  # imported items may have no regions
+                licensing_scores.append(LicensingScores(item.item_id, item.paradigm, item.set_id, item.variant,
+                                                        REGION_MEASURE, critical))
+            continue
         for measure in MEASURES:
-            v = {SHORT[c]: measures[c].get(measure) for c in CONDITIONS}
-            item_scores.append(ItemScores(item.item_id, item.paradigm, item.matched_set, item.variant,
+            v = {SHORT[c]: measures[c].get(measure) for c in ISLAND.conditions}
+            item_scores.append(ItemScores(item.item_id, item.paradigm, item.set_id, item.variant,
                                           measure, v["SN"], v["LN"], v["SI"], v["LI"]))
-    factors = sorted({f for item in suite.items for f in item.variant})
+    factors = sorted({f for item in suite.items if item.design == ISLAND.name for f in item.variant})
+    lic_factors = sorted({f for item in suite.items if item.design == FILLER_GAP.name for f in item.variant})
     header = ["item_id", "paradigm", "matched_set", *(f"variant.{f}" for f in factors), "measure",
               "SN", "LN", "SI", "LI", "length", "structure", "total", "DD", "SN_gt_LI", "LN_gt_LI", "SI_gt_LI"]
     items = []
@@ -73,10 +95,16 @@ def build_tables(suite: Suite, run_name: str, scores: dict[tuple[str, str], Toke
                       r.measure, r.SN, r.LN, r.SI, r.LI, e.length, e.structure, e.total, e.DD, *r.pairs])
     summary = {"run": run_name, "measures": {
         m: {p: s.to_json() for p, s in by_p.items()} for m, by_p in summarize_by(item_scores).items()}}
-    tokens.sort(key=lambda r: (r[0], CONDITIONS.index(r[1]), r[2]))
-    sentences.sort(key=lambda r: (r[0], CONDITIONS.index(r[2])))
-    regions.sort(key=lambda r: (r[0], CONDITIONS.index(r[2]), r[3]))
-    return RunTables(tokens, sentences, regions, items, header, item_scores, summary)
+    lic_measures = (*MEASURES, REGION_MEASURE)
+    licensing = [r.row(lic_factors) for r in sorted(
+        licensing_scores, key=lambda r: (r.paradigm, r.item_id, lic_measures.index(r.measure)))]
+    if licensing_scores:
+        summary["licensing"] = summarize_licensing(licensing_scores)
+    tokens.sort(key=lambda r: (r[0], _CONDITION_ORDER[r[1]], r[2]))
+    sentences.sort(key=lambda r: (r[0], _CONDITION_ORDER[r[2]]))
+    regions.sort(key=lambda r: (r[0], _CONDITION_ORDER[r[2]], r[3]))
+    return RunTables(tokens, sentences, regions, items, header, item_scores, summary,
+                     licensing, licensing_header(lic_factors) if licensing_scores else [])
 
 
 def _cell(x) -> str:
@@ -151,6 +179,8 @@ def write_run(out_root: Path, suite_name: str, run_name: str, tables: RunTables,
         (tmp / "sentences.csv").write_text(_csv(SENTENCE_HEADER, tables.sentences), encoding="utf-8")
         (tmp / "regions.csv").write_text(_csv(REGION_HEADER, tables.regions), encoding="utf-8")
         (tmp / "items.csv").write_text(_csv(tables.item_header, tables.items), encoding="utf-8")
+        if tables.licensing:
+            (tmp / "licensing.csv").write_text(_csv(tables.licensing_header, tables.licensing), encoding="utf-8")
         (tmp / "summary.json").write_text(json.dumps(tables.summary, indent=1, sort_keys=False) + "\n",
                                           encoding="utf-8")
         (tmp / "run.json").write_text(json.dumps(run_info, indent=1) + "\n", encoding="utf-8")

@@ -69,8 +69,7 @@ def sample_suite(suite: Suite, per_paradigm: int, seed: int = 0) -> Suite:
     for paradigm in sorted(by_paradigm):
         items = by_paradigm[paradigm]
         keep.update(i.item_id for i in rng.sample(items, min(per_paradigm, len(items))))
-    return Suite(name=f"{suite.name}.sample{per_paradigm}-seed{seed}", path=suite.path,
-                 items=tuple(i for i in suite.items if i.item_id in keep))
+    return suite.subset(f"{suite.name}.sample{per_paradigm}-seed{seed}", keep)
 
 
 def lower_same_length(text: str) -> str:

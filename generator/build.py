@@ -14,13 +14,13 @@ from typing import Callable
 
 from . import __version__
 from .faults import pause, pid_alive
-from .grammar import Paradigm, load_paradigms
+from .grammar import DEPENDENCIES, Paradigm, load_paradigms
 from .lexicon import Lexicon, load_lexicon
 from .render import ConditionRenderer, Filler, make_environment
 from .sampler import Plan, Sampler, UnsatisfiableError, build_plan, iter_level_combinations
 from .stats import CONTENT_TABLES, paradigm_stats
-from .suite import CONDITIONS, Item, dumps_item
-from .words import residual as words_residual
+from .suite import FORMAT_VERSION, Item, dumps_item
+from .words import design_residual
 
 PHENOMENA_ALL = "all"
 
@@ -36,20 +36,28 @@ class BuildRequest:
     seed: int = 0
     vary: str | None = None              # a variant factor to cross item-matched
     levels: tuple[tuple[str, str], ...] = ()  # fixed variant levels, e.g. (("subject_type", "noun"),)
+    dependency: str = "all"              # wh, rc or all
 
 
-def select_paradigms(paradigms: dict[str, Paradigm], phenomenon: str) -> list[Paradigm]:
+def select_paradigms(paradigms: dict[str, Paradigm], phenomenon: str, dependency: str = PHENOMENA_ALL) -> list[Paradigm]:
+    if dependency != PHENOMENA_ALL and dependency not in DEPENDENCIES:
+        raise BuildError(f"--dependency {dependency!r}: choose one of {', '.join(DEPENDENCIES)}, all")
+    pool = [p for p in paradigms.values() if dependency == PHENOMENA_ALL or p.dependency == dependency]
     if phenomenon == PHENOMENA_ALL:
-        return list(paradigms.values())
-    chosen = [p for p in paradigms.values() if p.phenomenon == phenomenon or p.name == phenomenon]
-    if not chosen:
+        chosen = pool
+    else:
         known = sorted({p.phenomenon for p in paradigms.values()})
-        raise BuildError(f"unknown phenomenon {phenomenon!r}; choose one of: {', '.join(known)}, all")
+        if not any(p.phenomenon == phenomenon or p.name == phenomenon for p in paradigms.values()):
+            raise BuildError(f"unknown phenomenon {phenomenon!r}; choose one of: {', '.join(known)}, all")
+        chosen = [p for p in pool if p.phenomenon == phenomenon or p.name == phenomenon]
+    if not chosen:
+        raise BuildError(f"no paradigm of phenomenon {phenomenon!r} has dependency {dependency!r}; see `gen list`")
     return chosen
 
 
 def suite_name(request: BuildRequest) -> str:
-    name = "italian_wh_islands" if request.phenomenon == PHENOMENA_ALL else f"italian_wh_{request.phenomenon}"
+    what = "islands" if request.phenomenon == PHENOMENA_ALL else request.phenomenon
+    name = f"italian_{what}" if request.dependency == PHENOMENA_ALL else f"italian_{request.dependency}_{what}"
     if request.vary:
         name += f"-vary-{request.vary}"
     for factor, level in request.levels:
@@ -139,7 +147,7 @@ class ParadigmBuilder:
         """Render a candidate; refuse it when one of its sentences belongs to another item:
         no sentence repeats within a paradigm (the levels of one matched set may share)."""
         item = self.render(item_id, plan, values, set_id if self.request.vary else None)
-        texts = [item.conditions[c].text for c in CONDITIONS]
+        texts = [s.text for s in item.conditions.values()]
         if any(self.sentence_owner.get(t, set_id) != set_id for t in texts):
             return False
         for t in texts:
@@ -169,7 +177,8 @@ class ParadigmBuilder:
         context["variant"] = dict(plan.levels)
         context.update(self.paradigm.template_vars(plan.levels))
         sentences = self.renderer.render_all(context, self.paradigm.grammatical)
-        residual = words_residual(*(sentences[c].word_strings for c in CONDITIONS))
+        layout = self.paradigm.layout
+        residual = design_residual({c: s.word_strings for c, s in sentences.items()}, layout)
         return Item(
             item_id=item_id,
             paradigm=self.paradigm.name,
@@ -180,6 +189,7 @@ class ParadigmBuilder:
             conditions=sentences,
             matched_set=matched_set,
             residual=tuple(residual),
+            design=layout.name,
         )
 
 
@@ -193,6 +203,8 @@ def file_digests(paths: list[Path], root: Path) -> dict[str, str]:
 
 def command_line(request: BuildRequest) -> str:
     parts = ["gen", "build", "--phenomenon", request.phenomenon, "--n", str(request.n), "--seed", str(request.seed)]
+    if request.dependency != PHENOMENA_ALL:
+        parts += ["--dependency", request.dependency]
     if request.vary:
         parts += ["--vary", request.vary]
     for factor, level in request.levels:
@@ -203,7 +215,7 @@ def command_line(request: BuildRequest) -> str:
 def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
                 progress: Callable[[str, int], Callable[[int], None]] | None = None) -> tuple[dict[str, list[Item]], dict]:
     lexicon = load_lexicon(lexicon_dir)
-    paradigms = select_paradigms(load_paradigms(grammar_dir), request.phenomenon)
+    paradigms = select_paradigms(load_paradigms(grammar_dir), request.phenomenon, request.dependency)
     factors = {f for f, _ in request.levels} | ({request.vary} if request.vary else set())
     if factors and len(paradigms) > 1:
         # Several paradigms: build those that have the factors asked for.
@@ -218,6 +230,7 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
         advance = progress(builder.paradigm.name, request.n) if progress else None
         results[builder.paradigm.name] = builder.build(request.n, advance)
     manifest = {
+        "format_version": FORMAT_VERSION,
         "generator_version": __version__,
         "suite": suite_name(request),
         "command": command_line(request),
@@ -233,6 +246,8 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
             b.paradigm.name: {
                 "title": b.paradigm.title,
                 "phenomenon": b.paradigm.phenomenon,
+                "dependency": b.paradigm.dependency,
+                "design": b.paradigm.item_design,
                 "capacity": b.capacity,
                 **paradigm_stats(results[b.paradigm.name], lexicon, CONTENT_TABLES),
             }

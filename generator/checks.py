@@ -14,7 +14,9 @@ from .grammar import load_paradigms
 from .lexicon import Entry, Lexicon, load_lexicon
 from .paths import GRAMMAR_DIR
 from .stats import CONTENT_TABLES, paradigm_stats
-from .suite import CONDITIONS, REGION_NAMES, Item, read_suite
+from suite_format.schema import validate_suite_folder
+
+from .suite import REGION_NAMES, Item, read_suite
 from .words import condition_residual, word_spans
 
 
@@ -50,10 +52,11 @@ def _atom_holds(atom: str, entry: Entry) -> bool:
 
 def check_item_format(item: Item) -> list[str]:
     problems = []
-    for c in CONDITIONS:
+    layout = item.layout
+    for c in layout.conditions:
         s = item.conditions[c]
         where = f"{item.item_id}/{c}"
-        if s.grammatical != (c != "long_island"):
+        if s.grammatical != layout.grammatical[c]:
             problems.append(f"{where}: grammatical flag is {s.grammatical}")
         if s.text != s.text.strip() or "  " in s.text:
             problems.append(f"{where}: leading, trailing or double spaces")
@@ -72,7 +75,7 @@ def check_item_format(item: Item) -> list[str]:
             problems.append(f"{where}: characters outside every region")
         if list(s.words) != word_spans(s.text):
             problems.append(f"{where}: word spans differ from the orthographic words of the text")
-    residual = condition_residual({c: item.conditions[c].text for c in CONDITIONS})
+    residual = condition_residual({c: item.conditions[c].text for c in layout.conditions}, layout)
     if item.additive != (not residual):
         problems.append(f"{item.item_id}: additive={item.additive} but the residual is {residual}")
     return problems
@@ -107,8 +110,8 @@ def repeated_sentences(items: list[Item]) -> list[str]:
     owner: dict[str, str] = {}
     problems = []
     for item in items:
-        mine = item.matched_set or item.item_id
-        for c in CONDITIONS:
+        mine = item.set_id
+        for c in item.layout.conditions:
             text = item.conditions[c].text
             first = owner.setdefault(text, mine)
             if first != mine:
@@ -120,6 +123,8 @@ def check_item_restrictions(item: Item, paradigms: dict, lexicon: Lexicon) -> li
     paradigm = paradigms.get(item.paradigm)
     if paradigm is None:
         return [f"{item.item_id}: unknown paradigm {item.paradigm!r}"]
+    if item.design != paradigm.item_design:
+        return [f"{item.item_id}: design {item.design!r}, but {paradigm.path.name} declares {paradigm.item_design!r}"]
     unknown = [f"{f}={lv}" for f, lv in item.variant.items()
                if f not in paradigm.variants or lv not in paradigm.variants[f].levels]
     if unknown:
@@ -160,7 +165,7 @@ def check_suite(suite_dir: Path, lexicon_dir: Path, grammar_dir: Path = GRAMMAR_
     suite = read_suite(suite_dir)
     lexicon = load_lexicon(lexicon_dir)
     paradigms = load_paradigms(grammar_dir)
-    problems: list[str] = []
+    problems: list[str] = list(validate_suite_folder(suite_dir)) if Path(suite_dir).is_dir() else []
     stats = {}
     for name, items in suite.paradigms.items():
         seen: set[str] = set()

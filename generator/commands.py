@@ -44,7 +44,8 @@ def _parse_levels(levels: list[str]) -> tuple[tuple[str, str], ...]:
 
 
 def build(
-    phenomenon: str = typer.Option("all", help="whether, complex_np, subject, adjunct, or all."),
+    phenomenon: str = typer.Option("all", help="whether, complex_np, subject, adjunct, filler_gap, or all (see gen list)."),
+    dependency: str = typer.Option("all", help="wh (questions), rc (relative clauses), or all."),
     n: int = typer.Option(1000, min=1, help="Items per paradigm (matched sets with --vary)."),
     seed: int = typer.Option(0, help="Random seed; the same seed gives byte-identical files."),
     out: Optional[Path] = typer.Option(None, help="Output folder (default: generated/<suite>)."),
@@ -61,7 +62,7 @@ def build(
     from .build import BuildRequest, build_suite, suite_name, write_suite
     from .balance_table import balance_table, print_table
 
-    request = BuildRequest(phenomenon, n, seed, vary, _parse_levels(level))
+    request = BuildRequest(phenomenon, n, seed, vary, _parse_levels(level), dependency)
     console = Console(stderr=True)
     with user_errors():
         with Progress(TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
@@ -93,7 +94,7 @@ def list_paradigms(
         lex = load_lexicon(lexicon)
         table = Table(title="Paradigms")
         table.add_column("paradigm", no_wrap=True)
-        for column in ("phenomenon", "variants (default first)", "capacity"):
+        for column in ("phenomenon", "dependency", "design", "variants (default first)", "capacity"):
             table.add_column(column)
         for paradigm in load_paradigms(grammar).values():
             builder = ParadigmBuilder(paradigm, lex, BuildRequest(paradigm.phenomenon))
@@ -101,7 +102,8 @@ def list_paradigms(
                 f"{f}: {v.default}" + "".join(f", {lv}" for lv in v.levels if lv != v.default)
                 for f, v in paradigm.variants.items())
             capacity = f"{builder.capacity:,}" + ("" if all(p.exact for p in builder.plans) else " (bound)")
-            table.add_row(paradigm.name, paradigm.phenomenon, variants or "-", capacity)
+            table.add_row(paradigm.name, paradigm.phenomenon, paradigm.dependency, paradigm.item_design,
+                          variants or "-", capacity)
     print_table(table)
 
 

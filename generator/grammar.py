@@ -15,7 +15,7 @@ import yaml
 
 from .formula import FormulaError, parse_formula
 from .lexicon import TABLES
-from .suite import CONDITIONS
+from suite_format import DESIGNS, ISLAND, Design
 
 _REF = re.compile(r"\{(\w+)\.(\w+)\}")
 ROLES = ("subj", "obj")
@@ -73,6 +73,11 @@ class Paradigm:
     conditions: dict[str, str]
     let: dict[str, str] = field(default_factory=dict)   # derived template variables (Jinja expressions)
     grammatical: dict[str, bool] = field(default_factory=dict)
+    item_design: str = ISLAND.name                      # the 2x2 layout (suite_format.designs)
+
+    @property
+    def layout(self) -> Design:
+        return DESIGNS[self.item_design]
 
     def slot_specs(self, levels: dict[str, str]) -> list[SlotSpec]:
         """Slots in sampling order once the chosen variant levels are applied."""
@@ -91,6 +96,9 @@ class Paradigm:
         for factor, level_name in levels.items():
             out.update(self.variants[factor].levels[level_name].set)
         return out
+
+
+DEPENDENCIES = ("wh", "rc")  # wh-question or relative clause
 
 
 def _fail(path: Path, key: str, message: str) -> GrammarError:
@@ -251,17 +259,24 @@ def _paradigm(path: Path, data: dict) -> Paradigm:
             raise _fail(path, f"{key}.default", f"{default!r} is neither a level nor `sample`")
         variants[factor] = Variant(factor, default, levels)
 
+    dependency = str(data.get("dependency", "wh"))
+    if dependency not in DEPENDENCIES:
+        raise _fail(path, "dependency", f"{dependency!r}: expected one of {', '.join(DEPENDENCIES)}")
+    design_name = str(data.get("item_design", ISLAND.name))
+    if design_name not in DESIGNS:
+        raise _fail(path, "item_design", f"{design_name!r}: expected one of {', '.join(DESIGNS)}")
+    layout = DESIGNS[design_name]
     conditions = _mapping(path, "conditions", data["conditions"])
-    missing = [c for c in CONDITIONS if c not in conditions]
-    extra = [c for c in conditions if c not in CONDITIONS]
+    missing = [c for c in layout.conditions if c not in conditions]
+    extra = [c for c in conditions if c not in layout.conditions]
     if missing or extra:
-        raise _fail(path, "conditions", f"must be exactly {', '.join(CONDITIONS)}"
+        raise _fail(path, "conditions", f"the {layout.name} design needs exactly {', '.join(layout.conditions)}"
                     + (f"; missing {missing}" if missing else "") + (f"; unknown {extra}" if extra else ""))
 
     paradigm = Paradigm(
         name=name,
         phenomenon=str(data["phenomenon"]),
-        dependency=str(data.get("dependency", "wh")),
+        dependency=dependency,
         path=path,
         title=str(data.get("title", name)),
         design=str(data.get("design", "")).strip(),
@@ -270,9 +285,10 @@ def _paradigm(path: Path, data: dict) -> Paradigm:
         slots=slots,
         arguments=tuple(arguments),
         variants=variants,
-        conditions={c: str(conditions[c]) for c in CONDITIONS},
+        conditions={c: str(conditions[c]) for c in layout.conditions},
         let={str(k): str(v) for k, v in _mapping(path, "let", data.get("let")).items()},
-        grammatical={c: c != "long_island" for c in CONDITIONS},
+        grammatical=dict(layout.grammatical),
+        item_design=layout.name,
     )
     _check_references(paradigm)
     return paradigm

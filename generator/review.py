@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .suite import CONDITIONS, Suite, atomic_write_text
+from .suite import Suite, atomic_write_text
 
 GRAMMATICAL, VIOLATION = "grammatical", "violation"
 ALLOWED_LABELS = {
@@ -86,7 +86,7 @@ def sample_rows(suite: Suite, n: int, seed: int, paradigms: Sequence[str] = ()) 
             raise ReviewError(f"--n {n} is more than the {len(items)} items of {paradigm}; "
                               f"use --n {len(items)} or less")
         for item in _rng(seed, paradigm).sample(items, n):
-            for condition in CONDITIONS:
+            for condition in item.layout.conditions:
                 sentence = item.conditions[condition]
                 kind = GRAMMATICAL if sentence.grammatical else VIOLATION
                 rows.append(KeyRow(_row_id(seed, paradigm, item.item_id, condition), paradigm,

@@ -11,7 +11,7 @@ from statistics import mean
 
 from .lexicon import Lexicon
 from .morphology import agree_participle
-from .suite import CONDITIONS, Item
+from .suite import Item
 
 CONTENT_TABLES = ("nouns", "verbs", "names", "predicates")  # tables whose lemmas are content words
 
@@ -42,9 +42,10 @@ def paradigm_stats(items: list[Item], lexicon: Lexicon, tables: tuple[str, ...])
     zipf = content_forms(lexicon, tables)
     content_lemmas = {e.lemma for t in tables for e in lexicon.table(t) if not e.has("roles", "auxiliary")}
 
-    lowered = {c: [[w.lower() for w in item.conditions[c].word_strings] for item in items] for c in CONDITIONS}
+    conditions = items[0].layout.conditions  # one paradigm, one design
+    lowered = {c: [[w.lower() for w in item.conditions[c].word_strings] for item in items] for c in conditions}
     per_condition = {}
-    for c in CONDITIONS:
+    for c in conditions:
         n_words = [len(words) for words in lowered[c]]
         n_chars = [len(item.conditions[c].text) for item in items]
         freqs = [zipf[w] for words in lowered[c] for w in words if w in zipf]
@@ -58,9 +59,9 @@ def paradigm_stats(items: list[Item], lexicon: Lexicon, tables: tuple[str, ...])
 
     overlaps = []
     for k in range(len(items)):
-        bags = {c: Counter(w for w in lowered[c][k] if w in zipf) for c in CONDITIONS}
+        bags = {c: Counter(w for w in lowered[c][k] if w in zipf) for c in conditions}
         sizes = {c: sum(bag.values()) for c, bag in bags.items()}
-        for a, b in combinations(CONDITIONS, 2):
+        for a, b in combinations(conditions, 2):
             shared = sum((bags[a] & bags[b]).values())
             union = sizes[a] + sizes[b] - shared
             overlaps.append(shared / union if union else 1.0)

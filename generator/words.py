@@ -9,6 +9,8 @@ import re
 from collections import Counter
 from typing import Mapping, Sequence
 
+from suite_format import ISLAND, Design
+
 _APOSTROPHES = "'’"
 _PUNCT = ".,;:?!…"
 _WORD = re.compile(rf"[^\s{_APOSTROPHES}{re.escape(_PUNCT)}]+[{_APOSTROPHES}]?|[{_APOSTROPHES}]|[{re.escape(_PUNCT)}]")
@@ -36,9 +38,13 @@ def residual(sn: Sequence[str], ln: Sequence[str], si: Sequence[str], li: Sequen
     return out
 
 
-def condition_residual(texts: Mapping[str, str]) -> list[str]:
+def design_residual(bags: Mapping[str, Sequence[str]], design: Design = ISLAND) -> list[str]:
+    """Residual of the four conditions' word lists under `design`'s interaction contrast:
+    `+` marks words in excess on its negative-sign side (SN + LI for islands)."""
+    (neg_a, neg_b), (pos_a, pos_b) = design.sides()
+    return residual(bags[neg_a], bags[pos_a], bags[pos_b], bags[neg_b])
+
+
+def condition_residual(texts: Mapping[str, str], design: Design = ISLAND) -> list[str]:
     """Residual of the four condition texts keyed by condition name."""
-    return residual(
-        words(texts["short_nonisland"]), words(texts["long_nonisland"]),
-        words(texts["short_island"]), words(texts["long_island"]),
-    )
+    return design_residual({c: words(t) for c, t in texts.items()}, design)

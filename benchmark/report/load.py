@@ -8,7 +8,7 @@ surprisal plots, so they are read on demand, for the items asked for.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -30,6 +30,7 @@ PARADIGM_LABELS = {
     "subject_island": "subject",
     "adjunct_island_conditional": "adjunct (conditional)",
     "adjunct_island_temporal": "adjunct (temporal)",
+    "filler_gap": "filler-gap",
 }
 SCORER_LABELS = {"lp": "LP", "pll": "PLL", "pll-word-l2r": "PLL-word-l2r", "unigram": "unigram"}
 TABLE_MEASURES = ("LP", "PenLP")
@@ -39,6 +40,9 @@ REQUIRED_FILES = ("run.json", "sentences.csv", "items.csv")
 SENTENCE_COLUMNS = ("item_id", "paradigm", "condition", "LP")
 ITEM_COLUMNS = ("item_id", "paradigm", "measure", "SN", "LN", "SI", "LI", "length", "structure",
                 "total", "DD", "SN_gt_LI", "LN_gt_LI", "SI_gt_LI")
+
+LICENSING_COLUMNS = ("item_id", "paradigm", "measure", "TN", "WN", "TG", "WG", "wh_effect_nogap",
+                     "wh_effect_gap", "licensing", "TN_gt_TG", "WG_gt_WN")
 
 
 def paradigm_label(paradigm: str) -> str:
@@ -98,6 +102,7 @@ class Run:
     info: RunInfo
     sentences: pd.DataFrame
     items: pd.DataFrame  # long: one row per item x measure, booleans as bool
+    licensing: pd.DataFrame = field(default_factory=pd.DataFrame)  # filler-gap items, same layout
 
     @property
     def scorer_label(self) -> str:
@@ -154,9 +159,15 @@ def load_run(path: Path) -> Run:
     items = _read_csv(path / "items.csv", ITEM_COLUMNS)
     for col in ("SN_gt_LI", "LN_gt_LI", "SI_gt_LI"):
         items[col] = _as_bool(items[col], path / "items.csv", col)
-    if items.empty:
+    licensing = pd.DataFrame(columns=LICENSING_COLUMNS)
+    if (path / "licensing.csv").exists():
+        licensing = _read_csv(path / "licensing.csv", LICENSING_COLUMNS)
+        for col in ("TN_gt_TG", "WG_gt_WN"):
+            licensing[col] = _as_bool(licensing[col], path / "licensing.csv", col)
+    if items.empty and licensing.empty:
         raise ReportError(f"{path / 'items.csv'}: no items")
-    return Run(path=path, name=path.name, info=RunInfo.from_json(data), sentences=sentences, items=items)
+    return Run(path=path, name=path.name, info=RunInfo.from_json(data), sentences=sentences, items=items,
+               licensing=licensing)
 
 
 def find_baseline(run_dir: Path) -> Path | None:

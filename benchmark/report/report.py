@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import interaction, mixed, surprisal
+from .licensing import licensing_blocks, licensing_frame
 from .document import Block, Bullets, Figure, Heading, Table, Text
 from .html import render_html
 from .load import TABLE_MEASURES, Run
@@ -35,19 +36,25 @@ class _Collected:
     mixed: list[mixed.MixedResult]
     interaction: list[pd.DataFrame]
     surprisal: list[pd.DataFrame]
+    licensing: list[pd.DataFrame]
 
 
 def build_report(runs: list[Run], baseline: Run | None, out: Path, opts: ReportOptions) -> Path:
-    got = _Collected([], [], [], [], [])
+    got = _Collected([], [], [], [], [], [])
     base_stats = _baseline_stats(baseline, opts, got)
+    base_licensing = None
+    if baseline is not None and not baseline.licensing.empty:
+        base_licensing = licensing_frame(baseline, opts.n_resamples, opts.seed)
+        got.licensing.append(base_licensing)
     blocks: list[Block] = _header(runs, baseline, opts)
     for run in runs:
-        blocks += _run_section(run, base_stats, out, opts, got)
+        blocks += _run_section(run, base_stats, base_licensing, out, opts, got)
     if baseline is not None:
         blocks += _baseline_section(baseline, out, got)
     _write_tables(got, out)
     blocks += [Heading("Files"), Bullets((
         "`tables/paradigms.csv`: every factorial and minimal-pair statistic with its CI",
+        "`tables/licensing.csv`: the filler-gap licensing statistics with their CIs",
         "`tables/variants.csv`: the same per variant level",
         "`tables/mixed.csv`: mixed-effects interaction terms and the fit's warnings",
         "`tables/interaction.csv`: the data behind the interaction plots",
@@ -94,8 +101,15 @@ def _baseline_stats(baseline: Run | None, opts: ReportOptions, got: _Collected) 
     return out
 
 
-def _run_section(run: Run, base_stats: dict, out: Path, opts: ReportOptions, got: _Collected) -> list[Block]:
+def _run_section(run: Run, base_stats: dict, base_licensing: pd.DataFrame | None, out: Path,
+                 opts: ReportOptions, got: _Collected) -> list[Block]:
     blocks: list[Block] = [Heading(f"{run.info.model}: {run.scorer_label}")]
+    if not run.licensing.empty:  # the baseline the island results rest on comes first
+        frame = licensing_frame(run, opts.n_resamples, opts.seed)
+        got.licensing.append(frame)
+        blocks += licensing_blocks(frame, base_licensing)
+    if run.items.empty:
+        return blocks
     for measure in TABLE_MEASURES:
         if measure not in set(run.items["measure"]):
             blocks.append(Text(f"No {measure} rows in items.csv."))
@@ -168,6 +182,8 @@ def _surprisal_blocks(run: Run, out: Path, opts: ReportOptions, got: _Collected)
 
 
 def _baseline_section(baseline: Run, out: Path, got: _Collected) -> list[Block]:
+    if baseline.items.empty:
+        return []
     rows = [r for r in got.stats if r.run == baseline.name and r.measure == MAIN_MEASURE]
     blocks: list[Block] = [Heading("Unigram baseline"),
                            Text("Word-frequency scores that ignore syntax; on additive items their DD is "
@@ -179,9 +195,12 @@ def _baseline_section(baseline: Run, out: Path, got: _Collected) -> list[Block]:
 def _write_tables(got: _Collected, out: Path) -> None:
     tables = out / "tables"
     write_csv(stats_frame(got.stats), tables / "paradigms.csv")
+    if got.licensing:
+        write_csv(pd.concat(got.licensing, ignore_index=True), tables / "licensing.csv")
     write_csv(stats_frame(got.variants), tables / "variants.csv")
     write_csv(mixed.mixed_frame(got.mixed), tables / "mixed.csv")
-    write_csv(pd.concat(got.interaction, ignore_index=True), tables / "interaction.csv")
+    if got.interaction:
+        write_csv(pd.concat(got.interaction, ignore_index=True), tables / "interaction.csv")
     surp = pd.concat(got.surprisal, ignore_index=True) if got.surprisal else pd.DataFrame(
         columns=["run", "item_id", "condition", "token_index", "token", "bits", "region"])
     write_csv(surp, tables / "surprisal.csv")

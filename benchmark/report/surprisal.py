@@ -35,7 +35,7 @@ def choose_items(run: Run, measure: str, asked: tuple[str, ...], n_extreme: int)
         if unknown:
             raise ReportError(f"{run.path}: unknown item id(s) {', '.join(unknown)}")
         return list(dict.fromkeys(asked))
-    if n_extreme <= 0:
+    if n_extreme <= 0 or items.empty:
         return []
     ranked = items.sort_values(["DD", "item_id"], kind="mergesort")["item_id"].tolist()
     chosen = ranked[:n_extreme] + ranked[-n_extreme:]

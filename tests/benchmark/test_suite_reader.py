@@ -15,14 +15,14 @@ from conftest import FIXTURE_ITEMS, write_suite
 def test_reads_fixture_suite(fixture_suite):
     s = read_suite(fixture_suite)
     assert s.name == "fixture_suite"
-    assert len(s.items) == 5 and s.paradigms == ["adjunct_island", "whether_island"]
+    assert len(s.items) == 5 and list(s.paradigms) == ["adjunct_island", "whether_island"]
     item = next(i for i in s.items if i.item_id == "whether_island-00002")
     sent = item.conditions["short_nonisland"]
     assert [sent.text[a:b] for a, b in sent.words][:5] == ["Chi", "pensa", "che", "l'", "avvocato"]
     assert item.matched_set == "ms-1" and item.variant["subject_type"] == "np"
     gap = [r for r in item.conditions["long_island"].regions if r.name == "gap"][0]
     assert gap.start == gap.end
-    assert next(i for i in s.items if i.item_id == "adjunct_island-00001").matched_set == "adjunct_island-00001"
+    assert next(i for i in s.items if i.item_id == "adjunct_island-00001").set_id == "adjunct_island-00001"
 
 
 def test_single_file(fixture_suite):
@@ -83,9 +83,9 @@ def test_not_an_object_and_duplicates(tmp_path):
 
 
 def test_missing_default_suite_says_how_to_create_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(suite_mod, "DEFAULT_SUITE", tmp_path / "generated" / "italian_wh_islands")
+    monkeypatch.setattr(suite_mod, "DEFAULT_SUITE", tmp_path / "generated" / "italian_islands")
     monkeypatch.setattr(suite_mod, "REPO_ROOT", tmp_path)
-    with pytest.raises(BenchError, match=r"generated/italian_wh_islands/ does not exist yet.*gen build --phenomenon all"):
+    with pytest.raises(BenchError, match=r"generated/italian_islands/ does not exist yet.*gen build --phenomenon all"):
         read_suite(None)
 
 

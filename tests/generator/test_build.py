@@ -137,7 +137,7 @@ def test_fixed_level_is_applied():
 def test_shipped_default_suite_is_current(default_build, tmp_path):
     """generated/ holds exactly what `gen build` writes today (regenerate it when this fails)."""
     from generator.paths import GENERATED_DIR
-    shipped = GENERATED_DIR / "italian_wh_islands"
+    shipped = GENERATED_DIR / "italian_islands"
     assert shipped.is_dir(), "run: gen build --phenomenon all --n 1000 --seed 0"
     results, manifest = default_build
     write_suite(tmp_path / "fresh", results, manifest)

@@ -31,7 +31,7 @@ def test_reference_to_a_later_slot(grammar_copy):
 def test_missing_condition(grammar_copy):
     path = grammar_copy / "whether_island.yaml"
     _rewrite(path, "  long_island: >-", "  long_islnd: >-")
-    with pytest.raises(GrammarError, match=r"conditions: must be exactly .*missing \['long_island'\]"):
+    with pytest.raises(GrammarError, match=r"conditions: the island design needs exactly .*missing \['long_island'\]"):
         load_paradigm(path)
 
 

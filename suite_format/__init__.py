@@ -1,0 +1,10 @@
+"""The suite format shared by the generator (which writes suites) and the benchmark (which
+reads them): records, designs, the reader, and the JSON Schema (docs/suite-format.md)."""
+
+from .designs import DESIGNS, FILLER_GAP, ISLAND, Design, design_named
+from .reader import SuiteFormatError, parse_item, read_items, read_manifest, read_suite
+from .records import FORMAT_VERSION, REGION_NAMES, Item, Region, Sentence, Suite, dumps_item
+
+__all__ = ["DESIGNS", "FILLER_GAP", "FORMAT_VERSION", "ISLAND", "REGION_NAMES", "Design", "Item", "Region",
+           "Sentence", "Suite", "SuiteFormatError", "design_named", "dumps_item", "parse_item", "read_items",
+           "read_manifest", "read_suite"]
