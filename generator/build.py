@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from . import __version__
+from . import __version__, bands
 from .faults import pause, pid_alive
 from .grammar import DEPENDENCIES, Paradigm, load_paradigms
 from .lexicon import Lexicon, load_lexicon
@@ -69,6 +69,10 @@ class ParadigmBuilder:
     """Plans, sampler and renderer of one paradigm under one request."""
 
     def __init__(self, paradigm: Paradigm, lexicon: Lexicon, request: BuildRequest):
+        self.zipf_bands: dict[str, dict] = {}
+        if request.vary == bands.FACTOR and bands.FACTOR not in paradigm.variants:
+            self.zipf_bands = bands.zipf_thresholds(paradigm, lexicon, dict(request.levels))
+            paradigm = bands.with_zipf_band(paradigm, self.zipf_bands)
         self.paradigm = paradigm
         self.request = request
         fixed = dict(request.levels)
@@ -249,6 +253,7 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
                 "dependency": b.paradigm.dependency,
                 "design": b.paradigm.item_design,
                 "capacity": b.capacity,
+                **({"zipf_bands": b.zipf_bands} if b.zipf_bands else {}),
                 **paradigm_stats(results[b.paradigm.name], lexicon, CONTENT_TABLES),
             }
             for b in builders

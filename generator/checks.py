@@ -16,6 +16,7 @@ from .paths import GRAMMAR_DIR
 from .stats import CONTENT_TABLES, paradigm_stats
 from suite_format.schema import validate_suite_folder
 
+from .bands import with_zipf_band
 from .suite import REGION_NAMES, Item, read_suite
 from .words import condition_residual, word_spans
 
@@ -168,6 +169,9 @@ def check_suite(suite_dir: Path, lexicon_dir: Path, grammar_dir: Path = GRAMMAR_
     problems: list[str] = list(validate_suite_folder(suite_dir)) if Path(suite_dir).is_dir() else []
     stats = {}
     for name, items in suite.paradigms.items():
+        recorded = suite.manifest.get("paradigms", {}).get(name, {}).get("zipf_bands")
+        if recorded and name in paradigms:  # rebuild the --vary zipf_band variant from its thresholds
+            paradigms = {**paradigms, name: with_zipf_band(paradigms[name], recorded)}
         seen: set[str] = set()
         for item in items:
             if item.item_id in seen:

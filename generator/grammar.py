@@ -82,10 +82,11 @@ class Paradigm:
     def slot_specs(self, levels: dict[str, str]) -> list[SlotSpec]:
         """Slots in sampling order once the chosen variant levels are applied."""
         specs = dict(self.slots)
-        for factor, level_name in levels.items():
-            level = self.variants[factor].levels[level_name]
+        chosen = [self.variants[factor].levels[name] for factor, name in levels.items()]
+        for level in chosen:  # replacements first, so a level's restriction is never dropped by another's
             for slot, spec in level.slots.items():
                 specs[slot] = spec if spec is not None else SlotSpec(slot, None)
+        for level in chosen:
             for slot, extra in level.where.items():
                 base = specs[slot]
                 specs[slot] = SlotSpec(slot, base.table, base.where + extra, base.distinct)

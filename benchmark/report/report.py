@@ -15,8 +15,9 @@ from .html import render_html
 from .load import TABLE_MEASURES, Run
 from .markdown import render_markdown
 from .output import safe_name, write_csv
-from .summary import GroupStats, paradigm_stats, stats_frame, variant_stats
-from .tables import factorial_table, minimal_pair_table, mixed_table, variant_table
+from .summary import (GroupStats, LevelDifference, differences_frame, paradigm_stats, stats_frame,
+                      variant_differences, variant_stats)
+from .tables import difference_table, factorial_table, minimal_pair_table, mixed_table, variant_table
 
 MAIN_MEASURE = "LP"  # sentence score for mixed models, interaction plots and item titles
 
@@ -37,10 +38,11 @@ class _Collected:
     interaction: list[pd.DataFrame]
     surprisal: list[pd.DataFrame]
     licensing: list[pd.DataFrame]
+    differences: list[LevelDifference]
 
 
 def build_report(runs: list[Run], baseline: Run | None, out: Path, opts: ReportOptions) -> Path:
-    got = _Collected([], [], [], [], [], [])
+    got = _Collected([], [], [], [], [], [], [])
     base_stats = _baseline_stats(baseline, opts, got)
     base_licensing = None
     if baseline is not None and not baseline.licensing.empty:
@@ -56,6 +58,7 @@ def build_report(runs: list[Run], baseline: Run | None, out: Path, opts: ReportO
         "`tables/paradigms.csv`: every factorial and minimal-pair statistic with its CI",
         "`tables/licensing.csv`: the filler-gap licensing statistics with their CIs",
         "`tables/variants.csv`: the same per variant level",
+        "`tables/differences.csv`: level − reference level, paired over matched sets (varied builds)",
         "`tables/mixed.csv`: mixed-effects interaction terms and the fit's warnings",
         "`tables/interaction.csv`: the data behind the interaction plots",
         "`tables/surprisal.csv`: the data behind the token-surprisal plots",
@@ -125,6 +128,13 @@ def _run_section(run: Run, base_stats: dict, base_licensing: pd.DataFrame | None
         if variants:
             got.variants += variants
             blocks += [Heading(f"By variant level, {label}", 3), variant_table(variants, "tables/variants.csv")]
+        differences = variant_differences(run, measure, opts.n_resamples, opts.seed)
+        if differences:
+            got.differences += differences
+            blocks += [Heading(f"Differences between variant levels, {label}", 3),
+                       Text("Each level minus the reference level on the same matched sets (built with "
+                            "`gen build --vary FACTOR`), with a paired bootstrap over sets."),
+                       difference_table(differences, "tables/differences.csv")]
     blocks += _mixed_blocks(run, got)
     blocks += _interaction_blocks(run, out, got)
     blocks += _surprisal_blocks(run, out, opts, got)
@@ -198,6 +208,8 @@ def _write_tables(got: _Collected, out: Path) -> None:
     if got.licensing:
         write_csv(pd.concat(got.licensing, ignore_index=True), tables / "licensing.csv")
     write_csv(stats_frame(got.variants), tables / "variants.csv")
+    if got.differences:
+        write_csv(differences_frame(got.differences), tables / "differences.csv")
     write_csv(mixed.mixed_frame(got.mixed), tables / "mixed.csv")
     if got.interaction:
         write_csv(pd.concat(got.interaction, ignore_index=True), tables / "interaction.csv")

@@ -91,3 +91,60 @@ def stats_frame(rows: list[GroupStats]) -> pd.DataFrame:
 
 def _row(run: str, measure: str, paradigm: str, factor: str, level: str, n: int, boot: Bootstrap) -> GroupStats:
     return GroupStats(run, measure, paradigm, factor, level, n, *boot.estimates())
+
+
+@dataclass(frozen=True)
+class LevelDifference:
+    """A variant level minus the reference level, paired over matched sets (the sets that hold
+    both levels): the difference in DD > 0 (percentage points) and in mean DD."""
+
+    run: str
+    measure: str
+    paradigm: str
+    factor: str
+    level: str
+    reference: str
+    n_sets: int
+    factorial_acc: Estimate
+    mean_DD: Estimate
+
+
+def variant_differences(run: Run, measure: str, n_resamples: int, seed: int) -> list[LevelDifference]:
+    """For every varied factor with item-matched sets: each level minus the first level in
+    alphabetical order (rare − frequent, noun − name, pronoun − name), with a paired
+    percentile bootstrap over matched sets."""
+    items = run.measure_items(measure)
+    out = []
+    for paradigm in run.paradigms:
+        sub = items[items["paradigm"] == paradigm]
+        for column in run.variant_columns:
+            levels = sorted(sub[column].dropna().astype(str).unique())
+            if len(levels) < 2:
+                continue
+            by_level = {lv: sub[sub[column].astype(str) == lv].set_index("matched_set")["DD"] for lv in levels}
+            reference = levels[0]
+            for level in levels[1:]:
+                both = by_level[reference].index.intersection(by_level[level].index)
+                if len(both) == 0 or by_level[level].index.has_duplicates or by_level[reference].index.has_duplicates:
+                    continue  # not varied item-matched (levels drawn per item): no pairs
+                both = both.sort_values()
+                ref = by_level[reference].loc[both].to_numpy(dtype=float)
+                lev = by_level[level].loc[both].to_numpy(dtype=float)
+                values = np.column_stack([((lev > DD_TOLERANCE) * 100.0) - ((ref > DD_TOLERANCE) * 100.0), lev - ref])
+                rng = rng_for(seed, run.name, measure, paradigm, column, level, "paired")
+                acc, dd = bootstrap_means(values, n_resamples, rng).estimates()
+                out.append(LevelDifference(run.name, measure, paradigm, column.removeprefix("variant."), level,
+                                           reference, len(both), acc, dd))
+    return out
+
+
+def differences_frame(rows: list[LevelDifference]) -> pd.DataFrame:
+    records = []
+    for r in rows:
+        rec = {"run": r.run, "measure": r.measure, "paradigm": r.paradigm, "factor": r.factor,
+               "contrast": f"{r.level} - {r.reference}", "n_sets": r.n_sets}
+        for name in ("factorial_acc", "mean_DD"):
+            est = getattr(r, name)
+            rec[f"diff_{name}"], rec[f"diff_{name}_lo"], rec[f"diff_{name}_hi"] = est.value, est.lo, est.hi
+        records.append(rec)
+    return pd.DataFrame.from_records(records)
