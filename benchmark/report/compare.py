@@ -40,6 +40,13 @@ def unique_labels(runs: list[Run], measure: str) -> list[str]:
 
 
 def build_comparison(runs: list[Run], out: Path, seed: int, n_resamples: int) -> Path:
+    if all(r.items.empty for r in runs):  # a filler-gap suite only: no island tables
+        suites = sorted({r.info.suite_name or r.path.parent.name for r in runs})
+        blocks = [Heading(f"Model comparison: {', '.join(suites)}", 1),
+                  *_licensing_blocks(runs, seed, n_resamples, out / "tables")]
+        (out / "compare.md").write_text(render_markdown(blocks), encoding="utf-8")
+        (out / "compare.html").write_text(render_html(blocks, out, "Model comparison"), encoding="utf-8")
+        return out / "compare.md"
     stats = {(r.name, m): paradigm_stats(r, m, n_resamples, seed)
              for r in runs for m in TABLE_MEASURES if m in set(r.items["measure"])}
     paradigms = order_paradigms({p for r in runs for p in r.paradigms}) + [AVERAGE]
@@ -58,8 +65,9 @@ def build_comparison(runs: list[Run], out: Path, seed: int, n_resamples: int) ->
     _plot(chart, out / "figures" / "compare")
 
     suites = sorted({r.info.suite_name or r.path.parent.name for r in runs})
-    blocks: list[Block] = [
-        Heading(f"Model comparison: {', '.join(suites)}", 1),
+    blocks: list[Block] = [Heading(f"Model comparison: {', '.join(suites)}", 1)]
+    blocks += _licensing_blocks(runs, seed, n_resamples, tables)
+    blocks += [
         Text("Factorial accuracy (% of items with DD > 0) per island; columns are labelled by the "
              "measure each model was scored with (LP for causal models, PLL / PLL-word-l2r for masked "
              f"ones). 95% bootstrap intervals ({n_resamples} resamples, seed {seed}) are in "
@@ -75,6 +83,29 @@ def build_comparison(runs: list[Run], out: Path, seed: int, n_resamples: int) ->
     (out / "compare.md").write_text(render_markdown(blocks), encoding="utf-8")
     (out / "compare.html").write_text(render_html(blocks, out, "Model comparison"), encoding="utf-8")
     return out / "compare.md"
+
+
+def _licensing_blocks(runs: list[Run], seed: int, n_resamples: int, tables: Path) -> list[Block]:
+    """Filler-gap licensing per model, above the island tables: the baseline they rest on."""
+    from .licensing import licensing_frame
+    from .tables import with_ci
+    from .bootstrap import Estimate
+    frames = [licensing_frame(r, n_resamples, seed) for r in runs if not r.licensing.empty]
+    if not frames:
+        return []
+    frame = pd.concat(frames, ignore_index=True)
+    write_csv(frame, tables / "compare_licensing.csv")
+    labels = dict(zip((r.name for r in runs), unique_labels(runs, MAIN_MEASURE)))
+    rows = tuple((labels[r["run"]], paradigm_label(r["paradigm"]),
+                  "whole sentence" if r["measure"] == "LP" else "after the gap", str(int(r["n"])),
+                  with_ci(Estimate(r["licensing_acc"], r["licensing_acc_lo"], r["licensing_acc_hi"])),
+                  with_ci(Estimate(r["mean_licensing"], r["mean_licensing_lo"], r["mean_licensing_hi"]), 2))
+                 for _, r in frame.iterrows())
+    return [Heading("Filler-gap licensing"),
+            Text("Licensing = [S(wh_gap) − S(that_gap)] − [S(wh_nogap) − S(that_nogap)]; positive = the model "
+                 "expects a gap after a wh-filler. Island results mean little for a model that fails here."),
+            Table(("model", "paradigm", "scored on", "n", "licensing > 0 % [95% CI]", "mean [95% CI]"), rows,
+                  "tables/compare_licensing.csv")]
 
 
 def _lookup(stats, run: Run, measure: str) -> dict[str, GroupStats]:

@@ -72,15 +72,22 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(False, "--force", help="Replace the output folder if it is not empty."),
     ) -> None:
         """Convert a hand-written suite into the suite format, so `bench run` can score it."""
+        import json
+
         from generator.interop.common import InteropError, write_tree
-        from generator.interop.importers import import_file
+        from generator.interop.importers import import_file, summary_lines
 
         try:
             files = import_file(file, fmt, paradigm)
             write_tree(out, files, force=force)
         except (InteropError, OSError) as exc:
             _fail(str(exc))
-        typer.echo(f"imported {file} into {out}: {', '.join(sorted(f for f in files if f.endswith('.jsonl')))}")
+        manifest = json.loads(files["manifest.json"])
+        n_items, n_paradigms = manifest["imported"]["n_items"], len(manifest["paradigms"])
+        typer.echo(f"imported {file} into {out}: {n_items} item{'s' if n_items != 1 else ''} "
+                   f"in {n_paradigms} paradigm{'s' if n_paradigms != 1 else ''}")
+        for line in summary_lines(manifest):
+            typer.echo(line)
 
 
 __all__ = ["register", "run_export", "EXPORT_FORMATS"]

@@ -12,11 +12,14 @@ from generator.words import words
 
 PARADIGMS = ("whether_island", "complex_np_island", "subject_island",
              "adjunct_island_conditional", "adjunct_island_temporal")
+PLAIN_ADJUNCT = "adjunct_island"  # an adjunct island whose connective is neither `se` nor temporal
 _APOSTROPHES = str.maketrans({"’": "'", "‘": "'", "ʼ": "'", "`": "'"})
-META_KEYS = {"islandtype", "island", "type", "paradigm", "phenomenon", "item", "itemid",
-             "itemnumber", "id", "number", "n", "clausetype", "dependency", "notes", "note",
-             "comment", "comments", "source"}
+# Keys (letters only, lower case) that name the island type, most specific first.
+LABEL_KEYS = ("paradigm", "islandsubcategory", "subcategory", "islandtype", "island", "type", "phenomenon", "uid")
+NUMBER_KEYS = ("item", "itemnumber", "itemid", "pairid", "id", "number", "n")
+DEPENDENCY_KEYS = ("clausetype", "dependency")
 _TEMPORAL = {"dopo", "prima", "quando", "mentre", "appena", "finché"}
+_CLITICS = {"lo", "la", "li", "le", "ne"}  # `se ne va`, `se lo chiede`: the pronoun, not the connective
 
 
 @dataclass
@@ -46,6 +49,7 @@ class Group:
     variant: dict[str, str]
     texts: dict[str, str] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
+    source: dict[str, Any] = field(default_factory=dict)  # the record's other keys, as written
 
 
 def compact(value: Any) -> str:
@@ -65,37 +69,63 @@ def condition_key(key: str) -> str | None:
     return f"{length}_{structure}"
 
 
-def looks_like_condition(key: str) -> bool:
+def looks_like_condition(key: str, value: Any) -> bool:
+    """A key that probably holds a sentence under a misspelt or ambiguous condition name
+    (`short_islands`, BLiMP's `sentence_good`): refused rather than kept as metadata, so a
+    sentence is never silently dropped. Metadata that merely mentions islands
+    (`island_subcategory`, a numeric `long_island_rating`, `sentence_id`) is not."""
+    if not isinstance(value, (str, dict)):
+        return False
     letters = compact(key)
-    return letters not in META_KEYS and any(w in letters for w in ("short", "long", "island", "sentence"))
+    has_length = "short" in letters or "long" in letters
+    return (has_length and "island" in letters) or letters in {"sentence", "sentencegood", "goodsentence"}
 
 
-def paradigm_for(label: str, texts: dict[str, str], where: str) -> str:
-    """Our paradigm name for an island type written in the literature's materials."""
+def adjunct_connective(texts: dict[str, str]) -> str | None:
+    """The connective that opens the adjunct, read from the island sentences (short island
+    first): `se`, a temporal word (`dopo che`, `prima che` as two words), or None."""
+    for condition in ("short_island", "long_island"):
+        tokens = [w.lower().rstrip("'") for w in words(texts.get(condition, ""))]
+        for k, token in enumerate(tokens):
+            after = tokens[k + 1] if k + 1 < len(tokens) else ""
+            if token == "se" and after not in _CLITICS:
+                return "se"
+            token = "quando" if token == "quand" else token  # quand'è
+            if token in _TEMPORAL:
+                return f"{token} che" if after == "che" else token
+    return None
+
+
+def paradigm_for(label: str, texts: dict[str, str], where: str) -> tuple[str, str | None]:
+    """Our paradigm name for an island type written in the literature's materials (a BLiMP-style
+    UID such as `wh_island` included; several labels joined by " / "), and the connective that
+    decided an adjunct island's sub-type (None when the label decided)."""
+    # several labels joined by " / " (most specific first): one that is a paradigm name wins
+    for part in label.split("/"):
+        exact = "_".join(t for t in re.split(r"[^a-z]+", part.lower()) if t)
+        if exact in PARADIGMS:
+            return exact, None
     tokens = set(re.split(r"[^a-z]+", label.lower())) - {""}
-    compact_label = "_".join(t for t in re.split(r"[^a-z]+", label.lower()) if t)
-    if compact_label in PARADIGMS:
-        return compact_label
-    if tokens & {"whether", "se"}:
-        return "whether_island"
-    if tokens & {"complex", "cnp", "np"}:
-        return "complex_np_island"
-    if tokens & {"subject", "subj", "soggetto"}:
-        return "subject_island"
-    if tokens & {"adjunct", "aggiunto"}:
-        if tokens & {"temporal", "temporale", "time", "when", "after", "before"}:
-            return "adjunct_island_temporal"
-        if tokens & {"conditional", "condizionale", "if"}:
-            return "adjunct_island_conditional"
-        island_words = {w.lower() for w in words(texts.get("long_island", "")) + words(texts.get("short_island", ""))}
-        if island_words & _TEMPORAL:
-            return "adjunct_island_temporal"
-        if "se" in island_words:
-            return "adjunct_island_conditional"
-        raise InteropError(f"{where}: adjunct island {label!r}: cannot tell conditional (se) from temporal "
-                           "(dopo che, prima che, quando, mentre); pass --paradigm")
-    if tokens & {"wh", "whisland"}:
-        return "whether_island"
+    letters = compact(label)
+    # adjunct first: its conditional sub-type may be written `se`, which alone means whether
+    named_subtype = tokens & {"temporal", "temporale", "conditional", "condizionale"}
+    if tokens & {"adjunct", "aggiunto"} or "adjunct" in letters or named_subtype:
+        if tokens & {"temporal", "temporale", "time", "when", "after", "before", "quando", "dopo", "prima"}:
+            return "adjunct_island_temporal", None
+        if tokens & {"conditional", "condizionale", "if", "se"}:
+            return "adjunct_island_conditional", None
+        connective = adjunct_connective(texts)
+        if connective is None:
+            return PLAIN_ADJUNCT, None
+        return ("adjunct_island_conditional" if connective == "se" else "adjunct_island_temporal"), connective
+    if tokens & {"whether", "se"} or "whether" in letters:
+        return "whether_island", None
+    if tokens & {"complex", "cnp", "np"} or "complexnp" in letters:
+        return "complex_np_island", None
+    if tokens & {"subject", "subj", "soggetto"} or "subject" in letters:
+        return "subject_island", None
+    if tokens & {"wh", "whisland"} or "whisland" in letters:
+        return "whether_island", None
     raise InteropError(f"{where}: unknown island type {label!r} (expected whether/wh, complex NP, subject, "
                        "adjunct); pass --paradigm")
 

@@ -1,4 +1,4 @@
-"""Import hand-written suites into SUITE_FORMAT.md.
+"""Import hand-written suites into the suite format (docs/suite-format.md).
 
 Two input formats (docs/interop.md):
 - `jsonl`: one item per line with the four condition keys at top level (any casing,
@@ -11,23 +11,31 @@ Texts are normalised: curly apostrophes become ', a leading `*` (the violation m
 dropped, runs of whitespace become one space. Words are split orthographically
 (generator.words), `additive` and the residual are computed, long_island is the one
 ungrammatical condition. Regions are not inferred: every sentence has an empty region
-list, so region-based measures and exports treat it as one whole-sentence region."""
+list, so region-based measures and exports treat it as one whole-sentence region.
+
+A JSONL item's keys other than the four conditions (BLiMP-style `field`, `UID`, `pairID`,
+the thesis's `island_subcategory`, ...) are kept as written in the item's `source`; those
+naming the island type or the item number also choose its paradigm and id. An adjunct island
+whose label does not say which is classified by its connective (`se`: conditional, `quando`,
+`mentre`, `dopo che`, `prima che`: temporal, neither: plain `adjunct_island`)."""
 
 from __future__ import annotations
 
 import csv
 import re
+from collections import Counter
 from pathlib import Path
 
 from generator import __version__
 from generator.interop import import_csv, import_jsonl
 from generator.interop.common import InteropError, dump_json, sha256_file
-from generator.interop.import_labels import Group, Normalisations, condition_key, paradigm_for, paradigm_name
-from generator.suite import CONDITIONS, Item, Sentence, dumps_item
+from generator.interop.import_labels import (PLAIN_ADJUNCT, Group, Normalisations, condition_key, paradigm_for,
+                                             paradigm_name)
+from generator.suite import CONDITIONS, FORMAT_VERSION, Item, Sentence, dumps_item
 from generator.words import condition_residual, word_spans
 
 FORMATS = ("jsonl", "csv")
-__all__ = ["FORMATS", "condition_key", "detect_format", "import_file"]
+__all__ = ["FORMATS", "condition_key", "detect_format", "import_file", "summary_lines"]
 
 
 def _item(group: Group, paradigm: str) -> Item:
@@ -46,6 +54,7 @@ def _item(group: Group, paradigm: str) -> Item:
                     for c in CONDITIONS},
         matched_set=base if suffix else None,
         residual=tuple(residual),
+        source=dict(group.source),
     )
 
 
@@ -81,13 +90,12 @@ def import_file(path: Path, fmt: str | None = None, paradigm: str | None = None)
         raise InteropError(f"{path}: not a readable CSV file ({exc})") from None
     by_paradigm: dict[str, list[Item]] = {}
     labels: dict[str, set[str]] = {}
+    assigned: dict[str, Counter[str]] = {}  # paradigm -> how its items were assigned -> count
     seen: dict[str, str] = {}
+    if paradigm:
+        _one_dependency(groups, paradigm)
     for group in groups:
-        if paradigm:
-            name = paradigm
-        else:
-            label = group.label or path.stem
-            name = paradigm_name(paradigm_for(label, group.texts, group.where), group.dependency)
+        name, how = _paradigm_of(group, paradigm, path)
         item = _item(group, name)
         if item.item_id in seen:
             raise InteropError(f"{group.where}: item {group.number} of {name} appears twice "
@@ -95,17 +103,45 @@ def import_file(path: Path, fmt: str | None = None, paradigm: str | None = None)
         seen[item.item_id] = group.where
         by_paradigm.setdefault(name, []).append(item)
         labels.setdefault(name, set()).add(group.label or path.stem)
+        assigned.setdefault(name, Counter())[how] += 1
     files = {f"{name}.jsonl": "".join(dumps_item(i) + "\n" for i in items)
              for name, items in sorted(by_paradigm.items())}
-    files["manifest.json"] = dump_json(_manifest(path, fmt, paradigm, norm, by_paradigm, labels), indent=2)
+    files["manifest.json"] = dump_json(_manifest(path, fmt, paradigm, norm, by_paradigm, labels, assigned), indent=2)
     return files
 
 
+def _paradigm_of(group: Group, forced: str | None, path: Path) -> tuple[str, str]:
+    """The item's paradigm and how it was chosen, for the import summary."""
+    if forced:
+        return forced, "--paradigm"
+    label = group.label or path.stem
+    base, connective = paradigm_for(label, group.texts, group.where)
+    if connective is not None:
+        how = f"connective '{connective}'"
+    elif base == PLAIN_ADJUNCT:
+        how = "no se or temporal connective"
+    else:
+        how = f"label '{group.label}'" if group.label else f"file name '{path.stem}'"
+    return paradigm_name(base, group.dependency), how
+
+
+def _one_dependency(groups: list[Group], forced: str) -> None:
+    """A forced paradigm holds one dependency: the manifest states one per paradigm."""
+    first = groups[0]
+    other = next((g for g in groups if g.dependency != first.dependency), None)
+    if other is not None:
+        raise InteropError(f"{other.where}: --paradigm {forced} would mix {first.dependency} items "
+                           f"(e.g. {first.where}) with {other.dependency} items; import them from separate "
+                           "files, or leave out --paradigm so rc items get their own _rc paradigm")
+
+
 def _manifest(path: Path, fmt: str, paradigm: str | None, norm: Normalisations,
-              by_paradigm: dict[str, list[Item]], labels: dict[str, set[str]]) -> dict:
+              by_paradigm: dict[str, list[Item]], labels: dict[str, set[str]],
+              assigned: dict[str, Counter[str]]) -> dict:
     sha = sha256_file(path)
     command = f"gen import {path.name} --format {fmt}" + (f" --paradigm {paradigm}" if paradigm else "")
     return {
+        "format_version": FORMAT_VERSION,
         "generator_version": __version__,
         "seed": None,
         "command": command,
@@ -114,23 +150,44 @@ def _manifest(path: Path, fmt: str, paradigm: str | None, norm: Normalisations,
             "source_file": path.name,
             "sha256": sha,
             "format": fmt,
+            "n_items": sum(len(items) for items in by_paradigm.values()),
+            "assigned": {name: {"n_items": len(by_paradigm[name]), "by": dict(sorted(assigned[name].items()))}
+                         for name in sorted(by_paradigm)},
             "normalised": {
                 "curly_apostrophes_to_straight": norm.curly_apostrophes,
                 "leading_violation_marks_removed": norm.violation_marks,
                 "whitespace_collapsed": norm.whitespace,
             },
+            "source": "keys other than the four conditions are kept, as written, in each item's `source`",
             "regions": "not inferred: every sentence has an empty region list",
             "words": "orthographic split (generator.words.word_spans)",
             "additive": "computed from the word multisets (generator.words.condition_residual)",
         },
-        "paradigms": {
-            name: {
-                "items": len(items),
-                "additive_share": round(sum(i.additive for i in items) / len(items), 4),
-                "source_labels": sorted(labels[name]),
-                "mean_words": {c: round(sum(len(i.conditions[c].words) for i in items) / len(items), 3)
-                               for c in CONDITIONS},
-            }
-            for name, items in sorted(by_paradigm.items())
-        },
+        "paradigms": {name: _paradigm_stats(items, labels[name]) for name, items in sorted(by_paradigm.items())},
     }
+
+
+def _paradigm_stats(items: list[Item], labels: set[str]) -> dict:
+    """The manifest entry of one paradigm, in the shape manifest.schema.json asks for."""
+    first = items[0]  # one paradigm: one design, one dependency (see _one_dependency)
+    n = len(items)
+    return {
+        "n_items": n,
+        "design": first.design,
+        "dependency": first.dependency,
+        "conditions": {c: {"mean_words": round(sum(len(i.conditions[c].words) for i in items) / n, 3),
+                           "mean_chars": round(sum(len(i.conditions[c].text) for i in items) / n, 3)}
+                       for c in first.layout.conditions},
+        "additive_share": round(sum(i.additive for i in items) / n, 4),
+        "source_labels": sorted(labels),
+    }
+
+
+def summary_lines(manifest: dict) -> list[str]:
+    """What `gen import` prints after the first line: items per paradigm and how they got there."""
+    lines = []
+    for name, entry in manifest["imported"]["assigned"].items():
+        how = ", ".join(f"{reason}: {count}" for reason, count in entry["by"].items())
+        n = entry["n_items"]
+        lines.append(f"  {name}: {n} item{'s' if n != 1 else ''} ({how})")
+    return lines

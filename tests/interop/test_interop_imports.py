@@ -9,9 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from generator.cli import app
-from generator.interop.common import InteropError, load_suite
+from generator.interop.common import InteropError, load_suite, write_tree
 from generator.interop.importers import condition_key, import_file
 from generator.suite import CONDITIONS, read_items
+from suite_format.schema import validate_suite_folder
 
 runner = CliRunner()
 
@@ -50,7 +51,15 @@ def imported(tmp_path: Path, source: Path, *args: str) -> Path:
     out = tmp_path / "imported"
     result = runner.invoke(app, ["import", str(source), "--out", str(out), *args])
     assert result.exit_code == 0, result.output
+    assert validate_suite_folder(out) == []
     return out
+
+
+def valid(files: dict[str, str], folder: Path) -> dict[str, str]:
+    """`files` of import_file, after checking them against the schema as a suite folder."""
+    write_tree(folder, files)
+    assert validate_suite_folder(folder) == []
+    return files
 
 
 def test_condition_keys_are_normalised():
@@ -98,7 +107,7 @@ def test_jsonl_wrapped_in_sentences_and_island_type_from_file_name(tmp_path):
     assert list(suite.paradigms) == ["complex_np_island"]
     assert suite.items[0].additive
     per_line = write(tmp_path / "x.jsonl", json.dumps({"sentences": [WHETHER, WHETHER]}) + "\n")
-    files = import_file(per_line, paradigm="whether_island")
+    files = valid(import_file(per_line, paradigm="whether_island"), tmp_path / "per_line")
     assert len(files["whether_island.jsonl"].splitlines()) == 2
 
 
@@ -176,7 +185,7 @@ def test_csv_errors_name_file_and_line(tmp_path):
 
 def test_import_is_deterministic(tmp_path):
     source = write(tmp_path / "materials.csv", SPROUSE_CSV)
-    assert import_file(source) == import_file(source)
+    assert valid(import_file(source), tmp_path / "first") == import_file(source)
     assert set(import_file(source)) == {"whether_island.jsonl", "complex_np_island_rc.jsonl", "manifest.json"}
     for name, text in import_file(source).items():
         if name.endswith(".jsonl"):
