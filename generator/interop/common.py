@@ -13,13 +13,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from generator.suite import CONDITIONS, Sentence, Suite, SuiteFormatError, read_suite  # Suite: re-exported
+from generator.suite import Item, Sentence, Suite, SuiteFormatError, read_suite  # Suite: re-exported
+from suite_format import DESIGNS, ISLAND, Design
 
-SHORT = {"short_nonisland": "short", "long_nonisland": "long", "short_island": "short", "long_island": "long"}
-STRUCTURE = {"short_nonisland": "nonisland", "long_nonisland": "nonisland",
-             "short_island": "island", "long_island": "island"}
-GOOD_CONDITIONS = CONDITIONS[:3]  # each scored against long_island in minimal pairs
-BAD_CONDITION = CONDITIONS[3]
 WHOLE_SENTENCE = "sentence"  # region name used in exports for a sentence that has no regions
 
 
@@ -33,6 +29,47 @@ def load_suite(suite_dir: Path) -> Suite:
         return read_suite(suite_dir)
     except SuiteFormatError as exc:
         raise InteropError(str(exc)) from None
+
+
+# ---- designs (exports) -------------------------------------------------------------------
+# Exporters read conditions, grammaticality, minimal pairs, factors and levels from each
+# item's design (suite_format/designs.py), never from the island's condition names.
+
+def suite_designs(suite: Suite) -> tuple[Design, ...]:
+    """The designs of the suite's items, in the order of suite_format.DESIGNS (island first);
+    the island design alone for a suite without items."""
+    present = {item.design for item in suite.items}
+    return tuple(d for d in DESIGNS.values() if d.name in present) or (ISLAND,)
+
+
+def paradigm_design(paradigm: str, items: Sequence[Item]) -> Design:
+    """The one design of a paradigm's items (formats that lay out a paradigm as one table need it)."""
+    names = sorted({item.design for item in items})
+    if len(names) > 1:
+        raise InteropError(f"paradigm {paradigm}: its items have different designs ({', '.join(names)}); "
+                           "this export needs one design per paradigm")
+    return items[0].layout if items else ISLAND
+
+
+def design_conditions(designs: Iterable[Design]) -> tuple[str, ...]:
+    """The conditions of `designs`, each design's in its canonical order, without repeats."""
+    out: list[str] = []
+    for design in designs:
+        out += [c for c in design.conditions if c not in out]
+    return tuple(out)
+
+
+def design_factors(designs: Iterable[Design]) -> tuple[str, ...]:
+    """The factor names of `designs` (island: length, structure; filler_gap: filler, gap), without repeats."""
+    out: list[str] = []
+    for design in designs:
+        out += [name for name, _ in design.factors if name not in out]
+    return tuple(out)
+
+
+def violations(design: Design) -> tuple[str, ...]:
+    """The design's ungrammatical conditions, in canonical order."""
+    return tuple(c for c in design.conditions if not design.grammatical[c])
 
 
 def sentence_regions(sentence: Sentence) -> list[tuple[str, str]]:

@@ -1,7 +1,9 @@
 """Latin-square lists for a human acceptability experiment (7-point scale).
 
 Items are numbered within each paradigm in file order; item i appears in list L in
-condition CONDITIONS[(i + L) % 4]. Each list thus has one condition of every item, and
+condition conditions[(i + L) % 4], the conditions of the item's design in canonical order
+(island: short_nonisland, long_nonisland, short_island, long_island; filler_gap:
+that_nogap, wh_nogap, that_gap, wh_gap). Each list thus has one condition of every item, and
 over any four consecutive lists every item appears in every condition once; within a list
 each paradigm's items spread evenly over the four conditions (exactly when its item count
 is a multiple of 4). The number of lists must be a multiple of 4 for that balance.
@@ -21,8 +23,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.interop.common import InteropError, Suite, clean_spaces, dump_csv, dump_json
-from generator.suite import CONDITIONS
+from generator.interop.common import (InteropError, Suite, clean_spaces, design_conditions, dump_csv, dump_json,
+                                      suite_designs)
+from suite_format import ISLAND
 
 HEADER = ("list", "position", "kind", "paradigm", "item_id", "condition", "text", "rating")
 SCALE = (1, 7)
@@ -75,8 +78,8 @@ def build_lists(suite: Suite, lists: int, seed: int, fillers: list[Trial] = ()) 
     out = []
     for number in range(lists):
         trials = [
-            Trial("item", paradigm, item.item_id, CONDITIONS[(index + number) % 4],
-                  item.conditions[CONDITIONS[(index + number) % 4]].text)
+            Trial("item", paradigm, item.item_id, item.layout.conditions[(index + number) % 4],
+                  item.conditions[item.layout.conditions[(index + number) % 4]].text)
             for paradigm, items in suite.paradigms.items()
             for index, item in enumerate(items)
         ]
@@ -88,6 +91,8 @@ def build_lists(suite: Suite, lists: int, seed: int, fillers: list[Trial] = ()) 
 
 def export(suite: Suite, lists: int = 4, seed: int = 0, fillers: list[Trial] = ()) -> dict[str, str]:
     built = build_lists(suite, lists, seed, fillers)
+    designs = suite_designs(suite)
+    conditions = design_conditions(designs)  # island only: the four island conditions, as before
     files = {}
     design = {"suite": suite.name, "lists": lists, "seed": seed, "scale": list(SCALE),
               "fillers": len(fillers), "conditions_per_list": []}
@@ -96,10 +101,31 @@ def export(suite: Suite, lists: int = 4, seed: int = 0, fillers: list[Trial] = (
                 for position, t in enumerate(trials, start=1)]
         files[f"list_{number:02d}.csv"] = dump_csv(HEADER, rows)
         counts = Counter(t.condition for t in trials if t.kind == "item")
-        design["conditions_per_list"].append({c: counts[c] for c in CONDITIONS})
+        design["conditions_per_list"].append({c: counts[c] for c in conditions})
+    if designs != (ISLAND,):
+        design["designs"] = {d.name: list(d.conditions) for d in designs}
     files["design.json"] = dump_json(design, indent=2)
-    files["README.md"] = _readme(suite, lists, seed, len(fillers))
+    readme = _readme(suite, lists, seed, len(fillers))
+    if designs != (ISLAND,):
+        readme += _designs_note(suite)
+    files["README.md"] = readme
     return files
+
+
+def _designs_note(suite: Suite) -> str:
+    """For suites with designs other than the island 2x2: the conditions of each design and its paradigms."""
+    lines = ["", "## Conditions", "", "Each paradigm's items rotate through the four conditions of its design:", ""]
+    for design in suite_designs(suite):
+        paradigms = [p for p, items in suite.paradigms.items() if any(i.design == design.name for i in items)]
+        bad = [c for c in design.conditions if not design.grammatical[c]]
+        lines.append(f"- {design.name}: {', '.join(design.conditions)} (ungrammatical: {', '.join(bad)}); "
+                     f"paradigms: {', '.join(paradigms)}")
+    lines += ["", "`bench ratings` reads the island conditions only: it reports the island paradigms of these",
+              "lists and leaves the other designs' ratings out of its tables (they still count in each",
+              "participant's z-scores; a ratings file with no island condition is refused). Analyse those",
+              "yourself, e.g. the filler_gap licensing interaction",
+              "z(that_nogap) + z(wh_gap) - z(wh_nogap) - z(that_gap) over the z-scored ratings.", ""]
+    return "\n".join(lines)
 
 
 def _readme(suite: Suite, lists: int, seed: int, n_fillers: int) -> str:

@@ -224,7 +224,7 @@ def concurrent_runs(root: Path, suite: Path, report: Report, log=print) -> dict:
 
 def make_suite(root: Path, n: int) -> Path:
     suite = root / "killsuite"
-    outcome = run_forked("gen", ["build", "--phenomenon", "whether", "--n", str(n), "--seed", "0", "--out", str(suite),
+    outcome = run_forked("gen", ["build", "--phenomenon", "whether", "--dependency", "wh", "--n", str(n), "--seed", "0", "--out", str(suite),
                                  "-q", "--lexicon", str(LEXICON), "--grammar", str(GRAMMAR)], root, 120)
     if outcome.exit_code != 0:
         raise SystemExit(f"cannot build the trial suite: {outcome.output}")

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from generator.cli import app
 from generator.interop.commands import run_export
 from generator.suite import CONDITIONS, read_items
+from suite_format.schema import validate_suite_folder
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = REPO.parent / "shared" / "ref" / "syntaxgym_test_suite.schema.json"
@@ -143,6 +144,7 @@ def test_syntaxgym_imported_suite_is_one_region(tmp_path):
                                "short_island": "Chi si domanda se Gianni abbia riscosso il pagamento?",
                                "long_island": "Cosa si domanda Maria se Gianni abbia riscosso?"}) + "\n", encoding="utf-8")
     assert runner.invoke(app, ["import", str(src), "--out", str(tmp_path / "imp")]).exit_code == 0
+    assert validate_suite_folder(tmp_path / "imp") == []
     out = export(tmp_path / "imp", "syntaxgym", tmp_path)
     suite = json.loads((out / "whether_island.json").read_text(encoding="utf-8"))
     assert suite["region_meta"] == {"1": "sentence"}
