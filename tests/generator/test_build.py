@@ -12,9 +12,11 @@ from generator.checks import check_item_format, check_item_restrictions
 from generator.grammar import load_paradigms
 from generator.paths import GRAMMAR_DIR, LEXICON_DIR
 from generator.suite import CONDITIONS, paradigm_files, read_items
+from suite_format import FILLER_GAP
 
-PARADIGMS = {"whether_island", "complex_np_island", "subject_island",
-             "adjunct_island_conditional", "adjunct_island_temporal"}
+WH_ISLANDS = {"whether_island", "complex_np_island", "subject_island",
+              "adjunct_island_conditional", "adjunct_island_temporal"}
+PARADIGMS = WH_ISLANDS | {f"{p}_rc" for p in WH_ISLANDS} | {"filler_gap"}
 
 
 def unigram_score(text_words):
@@ -27,7 +29,7 @@ def test_every_paradigm_has_1000_distinct_items(default_build):
     assert set(results) == PARADIGMS
     for name, items in results.items():
         assert len(items) == 1000
-        texts = {tuple(i.conditions[c].text for c in CONDITIONS) for i in items}
+        texts = {tuple(s.text for s in i.conditions.values()) for i in items}
         assert len(texts) == 1000, name
         assert len({i.item_id for i in items}) == 1000
 
@@ -43,8 +45,8 @@ def test_unigram_scorer_gets_zero_dd_on_additive_items(default_build):
     results, _ = default_build
     for items in results.values():
         for item in items[:200]:
-            s = {c: unigram_score(item.conditions[c].word_strings) for c in CONDITIONS}
-            dd = s["long_nonisland"] + s["short_island"] - s["short_nonisland"] - s["long_island"]
+            s = {c: unigram_score(sentence.word_strings) for c, sentence in item.conditions.items()}
+            dd = item.layout.contrast(s)  # DD for islands, the licensing interaction for filler_gap
             if item.additive:
                 assert abs(dd) < 1e-9, (item.item_id, dd)
 
@@ -73,17 +75,21 @@ def test_violation_is_the_only_ungrammatical_condition(default_build):
     results, _ = default_build
     for items in results.values():
         for item in items[:20]:
-            assert [item.conditions[c].grammatical for c in CONDITIONS] == [True, True, True, False]
+            flags = [s.grammatical for s in item.conditions.values()]
+            expected = [True, True, True, False] if item.design == "island" else [True, False, False, True]
+            assert flags == expected
 
 
 def test_long_conditions_mark_their_gap_with_an_empty_region(default_build):
     results, _ = default_build
     for name, items in results.items():
+        if items[0].design != "island":
+            continue  # filler_gap: its gap cells are tested in test_suite_format.py
         for item in items[:50]:
             for condition in ("long_nonisland", "long_island"):
                 gaps = [r for r in item.conditions[condition].regions if r.name == "gap"]
                 assert len(gaps) == 1 and gaps[0].start == gaps[0].end, (item.item_id, condition)
-            if name != "subject_island":  # there the short rows have a gap too (object gap)
+            if not name.startswith("subject_island"):  # there the short rows have a gap too (object gap)
                 assert not any(r.name == "gap" for r in item.conditions["short_nonisland"].regions)
 
 
@@ -92,7 +98,7 @@ def test_manifest_reports_balance(default_build):
     assert manifest["seed"] == 0 and manifest["command"].startswith("gen build")
     assert any(key.startswith("lexicon/nouns.csv") for key in manifest["files"])
     for stats in manifest["paradigms"].values():
-        assert set(stats["conditions"]) == set(CONDITIONS)
+        assert set(stats["conditions"]) == set(CONDITIONS if stats["design"] == "island" else FILLER_GAP.conditions)
         assert stats["capacity"] >= 1000
         assert 0 < stats["mean_content_overlap"] <= 1
 

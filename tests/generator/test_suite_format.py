@@ -97,3 +97,13 @@ def test_schema_names_the_line_and_the_key(small_suite, tmp_path):
     folder = _one_line(small_suite, tmp_path, lambda d: d.pop("additive"))
     problems = validate_suite_folder(folder)
     assert problems[0].startswith("filler_gap.jsonl:1: (top): 'additive' is a required property")
+
+
+def test_golden_first_filler_gap_item_of_seed_0():
+    """The shipped suite's first filler-gap item, pinned (read as natural Italian)."""
+    item = read_suite(GENERATED_DIR / "italian_islands" / "filler_gap.jsonl").items[0]
+    assert [s.text for s in item.conditions.values()] == [
+        "Paola scrive che Giovanni ha rovinato il monitor sabato.",
+        "Paola scrive cosa Giovanni ha rovinato il monitor sabato.",
+        "Paola scrive che Giovanni ha rovinato sabato.",
+        "Paola scrive cosa Giovanni ha rovinato sabato."]
