@@ -124,6 +124,17 @@ def test_default_build_draws_only_parse_safe_entries(default_build, lexicon):
     for item in results["adjunct_island_conditional"]:
         # a condition is answered by a disruptive or contestable act, never by a chore
         assert verb(item.lexical["host"]).feature("reacts_to") in ("disruptive", "contestable"), item.item_id
+        # se + the present perfect: the non-island twin reports a completed act, never a
+        # one-off event in the present (… comunica che Paolo smarrisce il rapporto)
+        participle = verb(item.lexical["verb"]).form("part", 0)
+        assert f" ha {participle} " in item.conditions["short_nonisland"].text, item.item_id
+        # a startle answers an event as it happens, not a completed one
+        assert item.lexical["host"] not in ("sobbalzare", "sussultare", "svegliarsi"), item.item_id
+    for name in ("adjunct_island_conditional", "adjunct_island_temporal"):
+        for item in results[name]:
+            # a reaction in proportion: no food, drink, clothing or tool as what was harmed
+            classes = set(noun(item.lexical["object"]).feature("classes").split(";"))
+            assert not classes & {"food", "drink", "clothing", "tool"}, item.item_id
     for item in results["complex_np_island"]:
         head = noun(item.lexical["head"])
         assert head.feature("trivial_content") == "yes"
@@ -141,5 +152,5 @@ def test_golden_first_items_of_seed_0(default_build):
         "Di chi è pensabile che l'inchiesta del pittore abbia attenuato l'apprensione?",
         "Di chi è pensabile che l'inchiesta abbia attenuato l'apprensione del pittore?"]
     assert texts("adjunct_island_conditional")[2:] == [
-        "Chi interviene se Luisa sfascia il tram?", "Cosa interviene Giovanni se Luisa sfascia?"]
-    assert texts("whether_island")[3] == "Cosa si accerta Luisa se Michele ha frantumato?"
+        "Chi indietreggia se Luisa ha ribaltato lo specchio?", "Cosa indietreggia Giovanni se Luisa ha ribaltato?"]
+    assert texts("whether_island")[3] == "Cosa si accerta Luisa se Michele ha distrutto?"
