@@ -57,22 +57,27 @@ def paradigm_stats(run: Run, measure: str, n_resamples: int, seed: int) -> list[
     return rows
 
 
-def variant_stats(run: Run, measure: str, n_resamples: int, seed: int) -> list[GroupStats]:
-    """One row per paradigm x variant factor x level, for factors with two or more levels."""
+def _varied(run: Run, measure: str):
+    """(paradigm, its items, variant column, sorted levels) for every factor with two or more levels."""
     items = run.measure_items(measure)
-    rows = []
     for paradigm in run.paradigms:
         sub = items[items["paradigm"] == paradigm]
         for column in run.variant_columns:
             levels = sorted(sub[column].dropna().astype(str).unique())
-            if len(levels) < 2:
-                continue
-            factor = column.removeprefix("variant.")
-            for level in levels:
-                group = sub[sub[column].astype(str) == level]
-                rng = rng_for(seed, run.name, measure, paradigm, factor, level)
-                boot = bootstrap_means(item_matrix(group), n_resamples, rng)
-                rows.append(_row(run.name, measure, paradigm, factor, level, len(group), boot))
+            if len(levels) >= 2:
+                yield paradigm, sub, column, levels
+
+
+def variant_stats(run: Run, measure: str, n_resamples: int, seed: int) -> list[GroupStats]:
+    """One row per paradigm x variant factor x level, for factors with two or more levels."""
+    rows = []
+    for paradigm, sub, column, levels in _varied(run, measure):
+        factor = column.removeprefix("variant.")
+        for level in levels:
+            group = sub[sub[column].astype(str) == level]
+            rng = rng_for(seed, run.name, measure, paradigm, factor, level)
+            boot = bootstrap_means(item_matrix(group), n_resamples, rng)
+            rows.append(_row(run.name, measure, paradigm, factor, level, len(group), boot))
     return rows
 
 
@@ -113,28 +118,22 @@ def variant_differences(run: Run, measure: str, n_resamples: int, seed: int) -> 
     """For every varied factor with item-matched sets: each level minus the first level in
     alphabetical order (rare − frequent, noun − name, pronoun − name), with a paired
     percentile bootstrap over matched sets."""
-    items = run.measure_items(measure)
     out = []
-    for paradigm in run.paradigms:
-        sub = items[items["paradigm"] == paradigm]
-        for column in run.variant_columns:
-            levels = sorted(sub[column].dropna().astype(str).unique())
-            if len(levels) < 2:
-                continue
-            by_level = {lv: sub[sub[column].astype(str) == lv].set_index("matched_set")["DD"] for lv in levels}
-            reference = levels[0]
-            for level in levels[1:]:
-                both = by_level[reference].index.intersection(by_level[level].index)
-                if len(both) == 0 or by_level[level].index.has_duplicates or by_level[reference].index.has_duplicates:
-                    continue  # not varied item-matched (levels drawn per item): no pairs
-                both = both.sort_values()
-                ref = by_level[reference].loc[both].to_numpy(dtype=float)
-                lev = by_level[level].loc[both].to_numpy(dtype=float)
-                values = np.column_stack([((lev > DD_TOLERANCE) * 100.0) - ((ref > DD_TOLERANCE) * 100.0), lev - ref])
-                rng = rng_for(seed, run.name, measure, paradigm, column, level, "paired")
-                acc, dd = bootstrap_means(values, n_resamples, rng).estimates()
-                out.append(LevelDifference(run.name, measure, paradigm, column.removeprefix("variant."), level,
-                                           reference, len(both), acc, dd))
+    for paradigm, sub, column, levels in _varied(run, measure):
+        by_level = {lv: sub[sub[column].astype(str) == lv].set_index("matched_set")["DD"] for lv in levels}
+        reference = levels[0]
+        for level in levels[1:]:
+            both = by_level[reference].index.intersection(by_level[level].index)
+            if len(both) == 0 or by_level[level].index.has_duplicates or by_level[reference].index.has_duplicates:
+                continue  # not varied item-matched (levels drawn per item): no pairs
+            both = both.sort_values()
+            ref = by_level[reference].loc[both].to_numpy(dtype=float)
+            lev = by_level[level].loc[both].to_numpy(dtype=float)
+            values = np.column_stack([((lev > DD_TOLERANCE) * 100.0) - ((ref > DD_TOLERANCE) * 100.0), lev - ref])
+            rng = rng_for(seed, run.name, measure, paradigm, column, level, "paired")
+            acc, dd = bootstrap_means(values, n_resamples, rng).estimates()
+            out.append(LevelDifference(run.name, measure, paradigm, column.removeprefix("variant."), level,
+                                       reference, len(both), acc, dd))
     return out
 
 

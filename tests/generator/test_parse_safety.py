@@ -152,5 +152,5 @@ def test_golden_first_items_of_seed_0(default_build):
         "Di chi è pensabile che l'inchiesta del pittore abbia attenuato l'apprensione?",
         "Di chi è pensabile che l'inchiesta abbia attenuato l'apprensione del pittore?"]
     assert texts("adjunct_island_conditional")[2:] == [
-        "Chi indietreggia se Luisa ha ribaltato lo specchio?", "Cosa indietreggia Giovanni se Luisa ha ribaltato?"]
-    assert texts("whether_island")[3] == "Cosa si accerta Luisa se Michele ha distrutto?"
+        "Chi indietreggia se Luisa ha rovesciato la pentola?", "Cosa indietreggia Giovanni se Luisa ha rovesciato?"]
+    assert texts("whether_island")[3] == "Cosa si accerta Luisa se Michele ha falsificato?"

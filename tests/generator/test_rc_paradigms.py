@@ -96,27 +96,27 @@ def test_golden_first_items_of_seed_0(rc_suite):
     _, suite = rc_suite
     texts = lambda name: [suite.paradigms[name][0].conditions[c].text for c in CONDITIONS]  # noqa: E731
     assert texts("whether_island_rc") == [
-        "Ecco il pittore che scopre che Luisa ha distrutto la polizza.",
-        "Ecco la polizza che il pittore scopre che Luisa ha distrutto.",
-        "Ecco il pittore che si accerta se Luisa ha distrutto la polizza.",
-        "Ecco la polizza che il pittore si accerta se Luisa ha distrutto."]
+        "Ecco il pittore che scopre che Luisa ha falsificato lo scontrino.",
+        "Ecco lo scontrino che il pittore scopre che Luisa ha falsificato.",
+        "Ecco il pittore che si accerta se Luisa ha falsificato lo scontrino.",
+        "Ecco lo scontrino che il pittore si accerta se Luisa ha falsificato."]
     assert texts("complex_np_island_rc") == [
-        "Ecco il pittore che ha ricordato che Luisa aveva distrutto la polizza.",
-        "Ecco la polizza che il pittore ha ricordato che Luisa aveva distrutto.",
-        "Ecco il pittore che ha ricordato l'affermazione che Luisa aveva distrutto la polizza.",
-        "Ecco la polizza che il pittore ha ricordato l'affermazione che Luisa aveva distrutto."]
+        "Ecco il pittore che ha ricordato che Luisa aveva falsificato lo scontrino.",
+        "Ecco lo scontrino che il pittore ha ricordato che Luisa aveva falsificato.",
+        "Ecco il pittore che ha ricordato l'affermazione che Luisa aveva falsificato lo scontrino.",
+        "Ecco lo scontrino che il pittore ha ricordato l'affermazione che Luisa aveva falsificato."]
     assert texts("subject_island_rc") == [
         "Ecco l'apprensione che è pensabile che la vignetta di Michele abbia attenuato.",
         "Ecco la vignetta che è pensabile che abbia attenuato l'apprensione di Michele.",
         "Ecco il poliziotto di cui è pensabile che la vignetta di Michele abbia attenuato l'apprensione.",
         "Ecco il poliziotto di cui è pensabile che la vignetta abbia attenuato l'apprensione di Michele."]
     assert texts("adjunct_island_conditional_rc") == [
-        "Ecco il maestro che annuncia che Giovanni ha ribaltato lo specchio.",
-        "Ecco lo specchio che il maestro annuncia che Giovanni ha ribaltato.",
-        "Ecco il maestro che indietreggia se Giovanni ha ribaltato lo specchio.",
-        "Ecco lo specchio che il maestro indietreggia se Giovanni ha ribaltato."]
+        "Ecco il maestro che annuncia che Giovanni ha rovesciato la pentola.",
+        "Ecco la pentola che il maestro annuncia che Giovanni ha rovesciato.",
+        "Ecco il maestro che indietreggia se Giovanni ha rovesciato la pentola.",
+        "Ecco la pentola che il maestro indietreggia se Giovanni ha rovesciato."]
     assert texts("adjunct_island_temporal_rc") == [
-        "Ecco il maestro che si aspetta che Giovanni rimuova il monitor.",
-        "Ecco il monitor che il maestro si aspetta che Giovanni rimuova.",
-        "Ecco il maestro che interviene prima che Giovanni rimuova il monitor.",
-        "Ecco il monitor che il maestro interviene prima che Giovanni rimuova."]
+        "Ecco il maestro che si aspetta che Giovanni ritiri il questionario.",
+        "Ecco il questionario che il maestro si aspetta che Giovanni ritiri.",
+        "Ecco il maestro che interviene prima che Giovanni ritiri il questionario.",
+        "Ecco il questionario che il maestro interviene prima che Giovanni ritiri."]
