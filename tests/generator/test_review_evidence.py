@@ -9,7 +9,7 @@ import pytest
 from generator.review import read_filled_sheet, read_key, score_json, score_sheets
 
 REVIEWS = Path(__file__).resolve().parents[2] / "docs" / "reviews"
-ROUNDS = ("before", "after1", "after2", "after3", "after4")
+ROUNDS = ("before", "after1", "after2", "after3", "after4", "after5", "rc1", "rc2")
 
 
 def pooled(scores: dict, kind: str, measure: str) -> tuple[int, int]:
@@ -31,13 +31,28 @@ def test_scores_json_is_what_the_sheets_give(round_name):
 
 def test_shipped_round_figures():
     """The figures docs/reviews/README.md and the closing table quote for the shipped suite."""
-    scores = json.loads((REVIEWS / "after4" / "scores.json").read_text(encoding="utf-8"))
+    scores = json.loads((REVIEWS / "after5" / "scores.json").read_text(encoding="utf-8"))
     assert pooled(scores, "grammatical", "ungrammatical") == (0, 1350)
     assert pooled(scores, "grammatical", "odd-strong") == (0, 1350)
-    assert pooled(scores, "grammatical", "odd-mild") == (226, 1350)
+    assert pooled(scores, "grammatical", "odd-mild") == (256, 1350)
     assert pooled(scores, "violation", "alt-parse-clear") == (0, 450)
-    assert pooled(scores, "violation", "any-acceptable-parse") == (3, 450)
+    assert pooled(scores, "violation", "any-acceptable-parse") == (1, 450)
     assert pooled(scores, "violation", "second-error") == (0, 450)
+    after4 = json.loads((REVIEWS / "after4" / "scores.json").read_text(encoding="utf-8"))
+    assert pooled(after4, "grammatical", "odd-mild") == (226, 1350)
+    assert pooled(after4, "violation", "any-acceptable-parse") == (3, 450)
     before = json.loads((REVIEWS / "before" / "scores.json").read_text(encoding="utf-8"))
     assert pooled(before, "violation", "any-acceptable-parse") == (58, 450)
     assert pooled(before, "grammatical", "odd-mild") == (321, 1350)
+
+
+def test_relative_clause_round_figures():
+    """rc1: no clear alternative reading, no second error; the weak-violation judgments sit in
+    the two paradigms whose design notes call them weak islands."""
+    scores = json.loads((REVIEWS / "rc1" / "scores.json").read_text(encoding="utf-8"))
+    assert pooled(scores, "violation", "alt-parse-clear") == (0, 630)
+    assert pooled(scores, "violation", "second-error") == (0, 630)
+    weak = {r["paradigm"]: r["count"] for r in scores["rates"] if r["reader"] == "pooled"
+            and r["meant_to_be"] == "violation" and r["measure"] == "any-acceptable-parse" and r["paradigm"] != "all"}
+    assert weak["subject_island_rc"] == 90 and weak["whether_island_rc"] == 38
+    assert sum(weak.values()) - 90 - 38 == 3  # filler_gap: impugnare, spostare lunedì (both since fixed)
