@@ -79,8 +79,7 @@ def _convert(target: Path, gguf_in, info: dict, bos_token: str | None) -> Path:
         model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
         _drop_quantizer(model)
         out = work / "model"
-        model.save_pretrained(out)
-        tokenizer.save_pretrained(out)
+        save_here(model, tokenizer, out)
         (out / MARKER).write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
         if target.exists():
             shutil.rmtree(target)
@@ -88,6 +87,19 @@ def _convert(target: Path, gguf_in, info: dict, bos_token: str | None) -> Path:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return target
+
+
+def save_here(model, tokenizer, out: Path) -> None:
+    """Write the model and tokenizer to `out` from this process, whatever its rank. Once
+    torch.distributed is initialised (ranks under torchrun), transformers writes weights only
+    on rank 0; the conversion runs on whichever rank holds the lock, so a rank 1 would
+    otherwise leave a folder with a tokenizer and no model."""
+    model.should_save_on_this_rank = lambda is_main_process: True
+    model.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    if not (out / "config.json").is_file() or not any(out.glob("*.safetensors")):
+        raise BenchError(f"converting the model wrote no config or weights to {out}; "
+                         "delete the folder and run again, or report the transformers version")
 
 
 def _drop_quantizer(model) -> None:
