@@ -223,7 +223,7 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
     factors = {f for f, _ in request.levels} | ({request.vary} if request.vary else set())
     if factors and len(paradigms) > 1:
         # Several paradigms: build those that have the factors asked for.
-        supported = [p for p in paradigms if factors <= set(p.variants)]
+        supported = [p for p in paradigms if factors <= set(p.variants) | {bands.FACTOR}]  # every paradigm has zipf bands
         if not supported:
             raise BuildError(f"no paradigm of {request.phenomenon!r} has the variant factor(s) "
                              f"{', '.join(sorted(factors))}; see `gen list`")

@@ -53,3 +53,13 @@ def test_matched_sets_share_the_skeleton(varied):
 def test_validate_rebuilds_the_band_variant(varied):
     result = CliRunner().invoke(app, ["validate", str(varied)])
     assert result.exit_code == 0, result.output
+
+
+def test_every_paradigm_can_be_banded(tmp_path):
+    from generator.build import BuildRequest, build_suite
+    from generator.paths import GRAMMAR_DIR
+    results, manifest = build_suite(BuildRequest("all", 4, 0, "zipf_band"), LEXICON_DIR, GRAMMAR_DIR)
+    assert set(results) == set(manifest["paradigms"]) and len(results) == 11
+    for name, entry in manifest["paradigms"].items():
+        assert entry["zipf_bands"], name
+        assert {i.variant["zipf_band"] for i in results[name]} == {"frequent", "rare"}
