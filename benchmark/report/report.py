@@ -111,6 +111,12 @@ def _run_section(run: Run, base_stats: dict, base_licensing: pd.DataFrame | None
         frame = licensing_frame(run, opts.n_resamples, opts.seed)
         got.licensing.append(frame)
         blocks += licensing_blocks(frame, base_licensing)
+        differences = variant_differences(run, MAIN_MEASURE, opts.n_resamples, opts.seed,
+                                          run.licensing, "licensing")
+        if differences:
+            got.differences += differences
+            blocks += [Text("Differences between variant levels, paired over matched sets:"),
+                       difference_table(differences, "tables/differences.csv")]
     if run.items.empty:
         return blocks
     for measure in TABLE_MEASURES:

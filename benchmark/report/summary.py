@@ -57,12 +57,14 @@ def paradigm_stats(run: Run, measure: str, n_resamples: int, seed: int) -> list[
     return rows
 
 
-def _varied(run: Run, measure: str):
-    """(paradigm, its items, variant column, sorted levels) for every factor with two or more levels."""
-    items = run.measure_items(measure)
-    for paradigm in run.paradigms:
+def _varied(run: Run, measure: str, table: pd.DataFrame | None = None):
+    """(paradigm, its rows, variant column, sorted levels) for every factor with two or more
+    levels; `table` defaults to the run's island items (the licensing table works alike)."""
+    items = run.measure_items(measure) if table is None else table[table["measure"] == measure]
+    columns = run.variant_columns if table is None else sorted(c for c in table.columns if c.startswith("variant."))
+    for paradigm in sorted(items["paradigm"].unique()) if table is not None else run.paradigms:
         sub = items[items["paradigm"] == paradigm]
-        for column in run.variant_columns:
+        for column in columns:
             levels = sorted(sub[column].dropna().astype(str).unique())
             if len(levels) >= 2:
                 yield paradigm, sub, column, levels
@@ -110,17 +112,20 @@ class LevelDifference:
     level: str
     reference: str
     n_sets: int
-    factorial_acc: Estimate
-    mean_DD: Estimate
+    factorial_acc: Estimate   # difference in the share with effect > 0, points
+    mean_DD: Estimate         # difference in the mean effect
+    effect: str = "DD"        # DD, or licensing for the filler-gap design
 
 
-def variant_differences(run: Run, measure: str, n_resamples: int, seed: int) -> list[LevelDifference]:
+def variant_differences(run: Run, measure: str, n_resamples: int, seed: int,
+                        table: pd.DataFrame | None = None, effect: str = "DD") -> list[LevelDifference]:
     """For every varied factor with item-matched sets: each level minus the first level in
     alphabetical order (rare − frequent, noun − name, pronoun − name), with a paired
-    percentile bootstrap over matched sets."""
+    percentile bootstrap over matched sets. `table` / `effect`: the licensing table and its
+    `licensing` column instead of the island items and DD."""
     out = []
-    for paradigm, sub, column, levels in _varied(run, measure):
-        by_level = {lv: sub[sub[column].astype(str) == lv].set_index("matched_set")["DD"] for lv in levels}
+    for paradigm, sub, column, levels in _varied(run, measure, table):
+        by_level = {lv: sub[sub[column].astype(str) == lv].set_index("matched_set")[effect] for lv in levels}
         reference = levels[0]
         for level in levels[1:]:
             both = by_level[reference].index.intersection(by_level[level].index)
@@ -133,14 +138,14 @@ def variant_differences(run: Run, measure: str, n_resamples: int, seed: int) -> 
             rng = rng_for(seed, run.name, measure, paradigm, column, level, "paired")
             acc, dd = bootstrap_means(values, n_resamples, rng).estimates()
             out.append(LevelDifference(run.name, measure, paradigm, column.removeprefix("variant."), level,
-                                       reference, len(both), acc, dd))
+                                       reference, len(both), acc, dd, effect))
     return out
 
 
 def differences_frame(rows: list[LevelDifference]) -> pd.DataFrame:
     records = []
     for r in rows:
-        rec = {"run": r.run, "measure": r.measure, "paradigm": r.paradigm, "factor": r.factor,
+        rec = {"run": r.run, "measure": r.measure, "paradigm": r.paradigm, "effect": r.effect, "factor": r.factor,
                "contrast": f"{r.level} - {r.reference}", "n_sets": r.n_sets}
         for name in ("factorial_acc", "mean_DD"):
             est = getattr(r, name)

@@ -91,7 +91,7 @@ def mixed_table(results: list[MixedResult], labels: dict[str, str], csv: str) ->
 
 def difference_table(rows, csv: str) -> Table:
     """Level − reference level per varied factor, paired over matched sets, with 95% CIs."""
-    body = tuple((paradigm_label(r.paradigm), r.factor, f"{r.level} − {r.reference}", str(r.n_sets),
+    body = tuple((paradigm_label(r.paradigm), r.factor, f"{r.level} − {r.reference}", str(r.n_sets), r.effect,
                   with_ci(r.factorial_acc), with_ci(r.mean_DD, 2)) for r in rows)
-    return Table(("island", "factor", "contrast", "matched sets", "Δ DD > 0 (points) [95% CI]",
-                  "Δ mean DD [95% CI]"), body, csv)
+    return Table(("paradigm", "factor", "contrast", "matched sets", "effect", "Δ effect > 0 (points) [95% CI]",
+                  "Δ mean effect [95% CI]"), body, csv)

@@ -47,3 +47,28 @@ def test_rare_minus_frequent_is_paired_over_matched_sets(tiny_models, varied_sui
     assert float(row["diff_mean_DD_lo"]) <= float(row["diff_mean_DD"]) <= float(row["diff_mean_DD_hi"])
     text = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
     assert "Differences between variant levels" in text and "rare − frequent" in text
+
+
+def test_licensing_differences_for_a_varied_filler_gap_suite(tiny_models, tmp_path):
+    from generator.build import BuildRequest, build_suite, write_suite
+    from generator.paths import GRAMMAR_DIR, LEXICON_DIR
+    results, manifest = build_suite(BuildRequest("filler_gap", 8, 0, "zipf_band"), LEXICON_DIR, GRAMMAR_DIR)
+    suite = tmp_path / "fgz"
+    write_suite(suite, results, manifest)
+    out = tmp_path / "results"
+    result = CliRunner().invoke(app, ["run", "--model", str(tiny_models["gpt2"]), "--suite", str(suite),
+                                      "--out", str(out), "--no-report"])
+    assert result.exit_code == 0, result.output
+    run = out / "fgz" / "gpt2.lp"
+    with open(run / "licensing.csv", newline="", encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["measure"] == "LP"]
+    lic = {(r["matched_set"], r["variant.zipf_band"]): float(r["licensing"]) for r in rows}
+    sets = sorted({s for s, _ in lic})
+    expected = sum(lic[(s, "rare")] - lic[(s, "frequent")] for s in sets) / len(sets)
+
+    from benchmark.report.api import write_report
+    write_report([run], out_dir=tmp_path / "report", n_resamples=50)
+    with open(tmp_path / "report" / "tables" / "differences.csv", newline="", encoding="utf-8") as handle:
+        diffs = list(csv.DictReader(handle))
+    row = next(d for d in diffs if d["effect"] == "licensing" and d["factor"] == "zipf_band")
+    assert int(row["n_sets"]) == 8 and float(row["diff_mean_DD"]) == pytest.approx(expected, abs=1e-3)
