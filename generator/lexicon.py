@@ -74,6 +74,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("reacts_to", required=False, values=EVENT_KINDS),
         Column("proleptic_di", required=False, values=YES_NO),
         Column("trivial_content", required=False, values=YES_NO),
+        Column("wh_complement", required=False, values=YES_NO),
         Column("part", kind="form"),
         *(Column(name, kind="paradigm") for name in PARADIGM_COLUMNS),
         Column("zipf", kind="number"),
