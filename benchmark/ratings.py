@@ -30,7 +30,9 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-CONDITIONS = ("short_nonisland", "long_nonisland", "short_island", "long_island")
+from suite_format import ISLAND
+
+CONDITIONS = ISLAND.conditions  # ratings are compared on the island design only
 REQUIRED = ("participant", "item_id", "condition", "rating")
 HUMANS = "humans"
 BINS = 7

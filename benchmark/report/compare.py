@@ -14,7 +14,8 @@ from .load import TABLE_MEASURES, Run, order_paradigms, paradigm_label
 from .markdown import render_markdown
 from .output import write_csv
 from .summary import AVERAGE, GroupStats, paradigm_stats, stats_frame
-from .tables import DASH, pct
+from .licensing import est, licensing_frame
+from .tables import DASH, pct, with_ci
 
 MAIN_MEASURE = "LP"
 
@@ -87,9 +88,6 @@ def build_comparison(runs: list[Run], out: Path, seed: int, n_resamples: int) ->
 
 def _licensing_blocks(runs: list[Run], seed: int, n_resamples: int, tables: Path) -> list[Block]:
     """Filler-gap licensing per model, above the island tables: the baseline they rest on."""
-    from .licensing import licensing_frame
-    from .tables import with_ci
-    from .bootstrap import Estimate
     frames = [licensing_frame(r, n_resamples, seed) for r in runs if not r.licensing.empty]
     if not frames:
         return []
@@ -98,8 +96,7 @@ def _licensing_blocks(runs: list[Run], seed: int, n_resamples: int, tables: Path
     labels = dict(zip((r.name for r in runs), unique_labels(runs, MAIN_MEASURE)))
     rows = tuple((labels[r["run"]], paradigm_label(r["paradigm"]),
                   "whole sentence" if r["measure"] == "LP" else "after the gap", str(int(r["n"])),
-                  with_ci(Estimate(r["licensing_acc"], r["licensing_acc_lo"], r["licensing_acc_hi"])),
-                  with_ci(Estimate(r["mean_licensing"], r["mean_licensing_lo"], r["mean_licensing_hi"]), 2))
+                  with_ci(est(r, "licensing_acc")), with_ci(est(r, "mean_licensing"), 2))
                  for _, r in frame.iterrows())
     return [Heading("Filler-gap licensing"),
             Text("Licensing = [S(wh_gap) − S(that_gap)] − [S(wh_nogap) − S(that_nogap)]; positive = the model "

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..factorial import DD_TOLERANCE
 from ..licensing import REGION_MEASURE
-from .bootstrap import bootstrap_means, rng_for
+from .bootstrap import Estimate, bootstrap_means, rng_for
 from .document import Block, Heading, Table, Text
 from .load import Run, order_paradigms, paradigm_label
 from .tables import with_ci
@@ -40,14 +40,14 @@ def licensing_frame(run: Run, n_resamples: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
+def est(row, name: str) -> Estimate:
+    """A statistic of one row of `licensing_frame` with its interval."""
+    return Estimate(row[name], row[f"{name}_lo"], row[f"{name}_hi"])
+
+
 def licensing_blocks(frame: pd.DataFrame, baseline: pd.DataFrame | None) -> list[Block]:
     if frame.empty:
         return []
-    from .bootstrap import Estimate
-
-    def est(row, name, ) -> Estimate:
-        return Estimate(row[name], row[f"{name}_lo"], row[f"{name}_hi"])
-
     rows = []
     for _, r in frame.iterrows():
         cells = [paradigm_label(r["paradigm"]), "whole sentence" if r["measure"] == "LP" else "after the gap",

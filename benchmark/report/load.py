@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from suite_format import ISLAND
+
 from .errors import ReportError
 
-CONDITIONS = ("short_nonisland", "long_nonisland", "short_island", "long_island")
-ABBREV = {"short_nonisland": "SN", "long_nonisland": "LN", "short_island": "SI", "long_island": "LI"}
+CONDITIONS = ISLAND.conditions  # the island design's, from the suite format
+ABBREV = ISLAND.abbrev
 PARADIGM_ORDER = (
     "whether_island",
     "complex_np_island",

@@ -18,7 +18,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-CONDITIONS = ("short_nonisland", "long_nonisland", "short_island", "long_island")
+from suite_format import ISLAND
+
+CONDITIONS = ISLAND.conditions
 
 # Planted mean DD (nats) per paradigm; the last one has no island effect.
 PLANTED_DD = {
