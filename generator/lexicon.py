@@ -17,12 +17,12 @@ PARADIGM_COLUMNS = ("pres_ind", "pres_subj", "impf_ind", "impf_subj", "fut", "co
 
 NOUN_CLASSES = frozenset(
     "human animal institution artifact tool device vehicle furniture clothing container food "
-    "drink plant money document content info emotion event plan place building abstract relation".split()
+    "drink plant money document content info emotion reaction event plan place building abstract relation".split()
 )
 VERB_ROLES = frozenset("transitive bridge se_embed noun_embed emotive causative host auxiliary".split())
 YES_NO = frozenset(("yes", "no"))
 # Relations an adjunct clause can bear to its host event: one per connective (connectives.csv).
-ADJUNCT_RELATIONS = frozenset("condition habitual during after before".split())
+ADJUNCT_RELATIONS = frozenset("condition when during after before".split())
 # Kinds of everyday act an adjunct-host verb plausibly follows or answers (lexicon/README.md).
 EVENT_KINDS = frozenset("disruptive contestable chore".split())
 
@@ -53,6 +53,8 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("valence", required=False, values=_closed("negative", "positive", "neutral")),
         Column("gradable", required=False, values=YES_NO),
         Column("di_theme", required=False, values=YES_NO),
+        Column("author", required=False, values=_closed("anyone", "specialist")),
+        Column("scale", required=False, values=_closed("large")),
         Column("article", required=False, values=_closed("il", "lo", "la", "l'")),
         Column("zipf", kind="number"),
         Column("note", required=False, kind="text"),
@@ -75,6 +77,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("proleptic_di", required=False, values=YES_NO),
         Column("trivial_content", required=False, values=YES_NO),
         Column("wh_complement", required=False, values=YES_NO),
+        Column("weak_bridge", required=False, values=YES_NO),
         Column("part", kind="form"),
         *(Column(name, kind="paradigm") for name in PARADIGM_COLUMNS),
         Column("zipf", kind="number"),
@@ -98,7 +101,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("lemma", kind="form"),
         Column("type", values=_closed("conditional", "temporal")),
         Column("mood", values=_closed("ind", "subj")),
-        Column("tense", values=_closed("pres", "perf")),
+        Column("tense", values=_closed("pres", "perf", "impf", "pluperf")),
         Column("relation", values=ADJUNCT_RELATIONS),
         Column("note", required=False, kind="text"),
     ),
@@ -106,6 +109,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("lemma", kind="form"),
         Column("che_mood", values=_closed("subj", "ind")),
         Column("proleptic_di", values=YES_NO),
+        Column("reading", required=False, values=_closed("epistemic", "evaluative")),
         Column("zipf", kind="number"),
         Column("note", required=False, kind="text"),
     ),

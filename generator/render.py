@@ -131,8 +131,17 @@ def make_environment(lexicon: Lexicon) -> jinja2.Environment:
         clitic = f"{m.reflexive_clitic(person, number)} " if v.reflexive else ""
         return f"{clitic}{aux_form} {participle(v, subject)}"
 
+    def clause_verb(v: Filler, connective: Filler, subject: Filler | str) -> str:
+        """The form a connective's clause needs, from its `mood` (ind, subj) and `tense`
+        (pres, impf: simple; perf, pluperf: the auxiliary in the present or the imperfect)."""
+        mood, tense = connective.entry.feature("mood"), connective.entry.feature("tense")
+        if tense in ("perf", "pluperf"):
+            return perfect(v, f"{'pres' if tense == 'perf' else 'impf'}_{mood}", subject)
+        return finite(v, f"{tense}_{mood}", subject)
+
     env.filters.update(noun=noun, article=article, det=det, np=np, indef=indef, prep=prep,
-                       which=which, verb=finite, participle=participle, perfect=perfect)
+                       which=which, verb=finite, participle=participle, perfect=perfect,
+                       clause_verb=clause_verb)
     return env
 
 

@@ -115,10 +115,35 @@ def test_default_build_draws_only_parse_safe_entries(default_build, lexicon):
             host = verb(item.lexical["host"])
             assert (host.feature("cosa_why"), host.feature("se_complement"), host.feature("object")) == ("no", "no", "none")
             assert verb(item.lexical["verb"]).has("event_kind", host.feature("reacts_to")), item.item_id
-            assert item.conditions["long_island"].text.startswith("Cosa " + host.form("pres_ind", 2).split()[0]) or \
-                host.lemma.endswith("rsi")
+            long_island = item.conditions["long_island"].text
+            if name == "adjunct_island_conditional":
+                assert long_island.startswith("Cosa " + host.form("pres_ind", 2).split()[0]) or host.lemma.endswith("rsi")
+            else:  # told in the past: host and bridge in the present perfect, the same words in both rows
+                for verb_slot, rows in (("host", ("short_island", "long_island")),
+                                        ("bridge", ("short_nonisland", "long_nonisland"))):
+                    participle = verb(item.lexical[verb_slot]).form("part", 0)
+                    assert all(f" {participle} " in item.conditions[r].text for r in rows), item.item_id
+                assert lexicon.entry("names", item.lexical["msubj"]).feature("gender") == "m", item.item_id
+    for name in ("whether_island", "complex_np_island", "adjunct_island_conditional", "adjunct_island_temporal"):
+        for item in results[name]:
+            # a named person acts on it alone: no skyscraper, plane or ferry
+            assert noun(item.lexical["object"]).feature("scale") != "large", item.item_id
+    for item in results["adjunct_island_temporal"]:
+        # each connective's tense: no one-off act in the simple present (Chi annuncia che Teresa allaga…)
+        conn, part = item.lexical["conn"], verb(item.lexical["verb"]).form("part", 0)
+        clause = item.conditions["short_island"].text.split(f" {conn} ", 1)[1]
+        expected = {"quando": f" ha {part} ", "dopo che": f" aveva {part} "}.get(conn)
+        if expected:
+            assert expected in f" {clause} ", item.item_id
+        else:  # mentre: imperfect indicative; prima che: imperfect subjunctive
+            form = verb(item.lexical["verb"]).form("impf_ind" if conn == "mentre" else "impf_subj", 2)
+            assert f" {form} " in f" {clause} ", item.item_id
     for item in results["subject_island"]:
         assert lexicon.entry("predicates", item.lexical["pred"]).feature("proleptic_di") == "no"
+        # epistemic (è probabile che), not evaluative (è normale che) about a past cause
+        assert lexicon.entry("predicates", item.lexical["pred"]).feature("reading") == "epistemic"
+        # a letter or a reply anyone may write, not a notary's song
+        assert noun(item.lexical["subj_noun"]).feature("author") == "anyone", item.item_id
         assert noun(item.lexical["obj_noun"]).feature("count") == "count"  # Quale reazione, not Quale rabbia
         assert noun(item.lexical["obj_noun"]).feature("di_theme") == "no"  # not 'fear of whom'
     for item in results["adjunct_island_conditional"]:
@@ -136,6 +161,8 @@ def test_default_build_draws_only_parse_safe_entries(default_build, lexicon):
             classes = set(noun(item.lexical["object"]).feature("classes").split(";"))
             assert not classes & {"food", "drink", "clothing", "tool"}, item.item_id
     for item in results["complex_np_island"]:
+        # extraction from the non-island complement is clean: no factive or negative bridge
+        assert verb(item.lexical["matrix"]).feature("weak_bridge") != "yes", item.item_id
         head = noun(item.lexical["head"])
         assert head.feature("trivial_content") == "yes"
         assert not ({"content", "document", "plan"} & set(head.feature("classes").split(";")))
@@ -147,10 +174,14 @@ def test_golden_first_items_of_seed_0(default_build):
     results, _ = default_build
     texts = lambda name: [results[name][0].conditions[c].text for c in CONDITIONS]  # noqa: E731
     assert texts("subject_island") == [
-        "Quale apprensione è pensabile che l'inchiesta del pittore abbia attenuato?",
-        "Quale inchiesta è pensabile che abbia attenuato l'apprensione del pittore?",
-        "Di chi è pensabile che l'inchiesta del pittore abbia attenuato l'apprensione?",
-        "Di chi è pensabile che l'inchiesta abbia attenuato l'apprensione del pittore?"]
+        "Quale delusione è prevedibile che la proposta del pittore abbia attenuato?",
+        "Quale proposta è prevedibile che abbia attenuato la delusione del pittore?",
+        "Di chi è prevedibile che la proposta del pittore abbia attenuato la delusione?",
+        "Di chi è prevedibile che la proposta abbia attenuato la delusione del pittore?"]
     assert texts("adjunct_island_conditional")[2:] == [
         "Chi indietreggia se Luisa ha rovesciato la pentola?", "Cosa indietreggia Giovanni se Luisa ha rovesciato?"]
     assert texts("whether_island")[3] == "Cosa si accerta Luisa se Michele ha falsificato?"
+    assert texts("adjunct_island_temporal") == [
+        "Chi ha creduto che Luisa ritirasse il questionario?", "Cosa ha creduto Gianni che Luisa ritirasse?",
+        "Chi è intervenuto prima che Luisa ritirasse il questionario?",
+        "Cosa è intervenuto Gianni prima che Luisa ritirasse?"]

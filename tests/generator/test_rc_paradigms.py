@@ -101,22 +101,22 @@ def test_golden_first_items_of_seed_0(rc_suite):
         "Ecco il pittore che si accerta se Luisa ha falsificato lo scontrino.",
         "Ecco lo scontrino che il pittore si accerta se Luisa ha falsificato."]
     assert texts("complex_np_island_rc") == [
-        "Ecco il pittore che ha ricordato che Luisa aveva falsificato lo scontrino.",
-        "Ecco lo scontrino che il pittore ha ricordato che Luisa aveva falsificato.",
-        "Ecco il pittore che ha ricordato l'affermazione che Luisa aveva falsificato lo scontrino.",
-        "Ecco lo scontrino che il pittore ha ricordato l'affermazione che Luisa aveva falsificato."]
+        "Ecco il pittore che ha segnalato che Luisa aveva falsificato lo scontrino.",
+        "Ecco lo scontrino che il pittore ha segnalato che Luisa aveva falsificato.",
+        "Ecco il pittore che ha segnalato la notizia che Luisa aveva falsificato lo scontrino.",
+        "Ecco lo scontrino che il pittore ha segnalato la notizia che Luisa aveva falsificato."]
     assert texts("subject_island_rc") == [
-        "Ecco l'apprensione che è pensabile che la vignetta di Michele abbia attenuato.",
-        "Ecco la vignetta che è pensabile che abbia attenuato l'apprensione di Michele.",
-        "Ecco il poliziotto di cui è pensabile che la vignetta di Michele abbia attenuato l'apprensione.",
-        "Ecco il poliziotto di cui è pensabile che la vignetta abbia attenuato l'apprensione di Michele."]
+        "Ecco la delusione che è prevedibile che la lettera di Luisa abbia attenuato.",
+        "Ecco la lettera che è prevedibile che abbia attenuato la delusione di Luisa.",
+        "Ecco il pittore di cui è prevedibile che la lettera di Luisa abbia attenuato la delusione.",
+        "Ecco il pittore di cui è prevedibile che la lettera abbia attenuato la delusione di Luisa."]
     assert texts("adjunct_island_conditional_rc") == [
         "Ecco il maestro che annuncia che Giovanni ha rovesciato la pentola.",
         "Ecco la pentola che il maestro annuncia che Giovanni ha rovesciato.",
         "Ecco il maestro che indietreggia se Giovanni ha rovesciato la pentola.",
         "Ecco la pentola che il maestro indietreggia se Giovanni ha rovesciato."]
     assert texts("adjunct_island_temporal_rc") == [
-        "Ecco il maestro che si aspetta che Giovanni ritiri il questionario.",
-        "Ecco il questionario che il maestro si aspetta che Giovanni ritiri.",
-        "Ecco il maestro che interviene prima che Giovanni ritiri il questionario.",
-        "Ecco il questionario che il maestro interviene prima che Giovanni ritiri."]
+        "Ecco il maestro che ha creduto che Giovanni ritirasse il questionario.",
+        "Ecco il questionario che il maestro ha creduto che Giovanni ritirasse.",
+        "Ecco il maestro che è intervenuto prima che Giovanni ritirasse il questionario.",
+        "Ecco il questionario che il maestro è intervenuto prima che Giovanni ritirasse."]
