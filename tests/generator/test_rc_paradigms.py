@@ -96,27 +96,27 @@ def test_golden_first_items_of_seed_0(rc_suite):
     _, suite = rc_suite
     texts = lambda name: [suite.paradigms[name][0].conditions[c].text for c in CONDITIONS]  # noqa: E731
     assert texts("whether_island_rc") == [
-        "Ecco il pittore che scopre che Luisa ha falsificato lo scontrino.",
-        "Ecco lo scontrino che il pittore scopre che Luisa ha falsificato.",
-        "Ecco il pittore che si accerta se Luisa ha falsificato lo scontrino.",
-        "Ecco lo scontrino che il pittore si accerta se Luisa ha falsificato."]
+        "Ecco il pittore che scopre che Luisa ha incendiato il monopattino.",
+        "Ecco il monopattino che il pittore scopre che Luisa ha incendiato.",
+        "Ecco il pittore che si accerta se Luisa ha incendiato il monopattino.",
+        "Ecco il monopattino che il pittore si accerta se Luisa ha incendiato."]
     assert texts("complex_np_island_rc") == [
-        "Ecco il pittore che ha segnalato che Luisa aveva falsificato lo scontrino.",
-        "Ecco lo scontrino che il pittore ha segnalato che Luisa aveva falsificato.",
-        "Ecco il pittore che ha segnalato la notizia che Luisa aveva falsificato lo scontrino.",
-        "Ecco lo scontrino che il pittore ha segnalato la notizia che Luisa aveva falsificato."]
+        "Ecco il pittore che ha segnalato che Luisa aveva inaugurato la villa.",
+        "Ecco la villa che il pittore ha segnalato che Luisa aveva inaugurato.",
+        "Ecco il pittore che ha segnalato la notizia che Luisa aveva inaugurato la villa.",
+        "Ecco la villa che il pittore ha segnalato la notizia che Luisa aveva inaugurato."]
     assert texts("subject_island_rc") == [
-        "Ecco la delusione che è prevedibile che la lettera di Luisa abbia attenuato.",
-        "Ecco la lettera che è prevedibile che abbia attenuato la delusione di Luisa.",
-        "Ecco il pittore di cui è prevedibile che la lettera di Luisa abbia attenuato la delusione.",
-        "Ecco il pittore di cui è prevedibile che la lettera abbia attenuato la delusione di Luisa."]
+        "Ecco la delusione che è prevedibile che la denuncia di Giovanni abbia attenuato.",
+        "Ecco la denuncia che è prevedibile che abbia attenuato la delusione di Giovanni.",
+        "Ecco il maestro di cui è prevedibile che la denuncia di Giovanni abbia attenuato la delusione.",
+        "Ecco il maestro di cui è prevedibile che la denuncia abbia attenuato la delusione di Giovanni."]
     assert texts("adjunct_island_conditional_rc") == [
-        "Ecco il maestro che annuncia che Giovanni ha rovesciato la pentola.",
-        "Ecco la pentola che il maestro annuncia che Giovanni ha rovesciato.",
-        "Ecco il maestro che indietreggia se Giovanni ha rovesciato la pentola.",
-        "Ecco la pentola che il maestro indietreggia se Giovanni ha rovesciato."]
+        "Ecco il maestro che annuncia che Giovanni ha ritirato il rapporto.",
+        "Ecco il rapporto che il maestro annuncia che Giovanni ha ritirato.",
+        "Ecco il maestro che interverrà se Giovanni ha ritirato il rapporto.",
+        "Ecco il rapporto che il maestro interverrà se Giovanni ha ritirato."]
     assert texts("adjunct_island_temporal_rc") == [
-        "Ecco il maestro che ha creduto che Giovanni ritirasse il questionario.",
-        "Ecco il questionario che il maestro ha creduto che Giovanni ritirasse.",
-        "Ecco il maestro che è intervenuto prima che Giovanni ritirasse il questionario.",
-        "Ecco il questionario che il maestro è intervenuto prima che Giovanni ritirasse."]
+        "Ecco il maestro che ha annunciato che Giovanni aveva rovesciato la pentola.",
+        "Ecco la pentola che il maestro ha annunciato che Giovanni aveva rovesciato.",
+        "Ecco il maestro che è fuggito dopo che Giovanni aveva rovesciato la pentola.",
+        "Ecco la pentola che il maestro è fuggito dopo che Giovanni aveva rovesciato."]

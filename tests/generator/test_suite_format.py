@@ -103,7 +103,7 @@ def test_golden_first_filler_gap_item_of_seed_0():
     """The shipped suite's first filler-gap item, pinned (read as natural Italian)."""
     item = read_suite(GENERATED_DIR / "italian_islands" / "filler_gap.jsonl").items[0]
     assert [s.text for s in item.conditions.values()] == [
-        "Paola scrive che Giovanni ha rivisto il libro ieri sera.",
-        "Paola scrive cosa Giovanni ha rivisto il libro ieri sera.",
-        "Paola scrive che Giovanni ha rivisto ieri sera.",
-        "Paola scrive cosa Giovanni ha rivisto ieri sera."]
+        "Paola scrive che Giovanni ha rovinato il motorino ieri sera.",
+        "Paola scrive cosa Giovanni ha rovinato il motorino ieri sera.",
+        "Paola scrive che Giovanni ha rovinato ieri sera.",
+        "Paola scrive cosa Giovanni ha rovinato ieri sera."]
