@@ -79,6 +79,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("wh_complement", required=False, values=YES_NO),
         Column("weak_bridge", required=False, values=YES_NO),
         Column("info_object", required=False, values=YES_NO),
+        Column("prospective", required=False, values=YES_NO),
         Column("part", kind="form"),
         *(Column(name, kind="paradigm") for name in PARADIGM_COLUMNS),
         Column("zipf", kind="number"),
