@@ -182,11 +182,14 @@ def _estimate(results, full_suite) -> None:
         if not rate:
             typer.echo(f"{r.info['model']}: every sentence of the sample came from the cache; no speed measured")
             continue
-        minutes = n_full / rate / 60
+        # the whole suite shares more prefixes per sentence than a sample: scale by the work
+        work = (r.info.get("full_suite_positions_per_sentence") or 1) / (r.info.get("positions_per_sentence") or 1)
+        minutes = n_full / rate * work / 60
         typer.echo(f"{r.info['model']}: {rate:.1f} sentences/s on {r.info['device']} over "
                    f"{r.info['n_scored_now']} sentences of the sample; the full suite ({n_full} distinct "
-                   f"sentences) would take about {minutes:.0f} min of scoring at this speed "
-                   "(bash scripts/main.sh --full, or bench run without --sample)")
+                   f"sentences, {work:.2f}x the sample's model positions per sentence) would take about "
+                   f"{minutes:.0f} min of scoring at this speed (bash scripts/main.sh --full, or bench run "
+                   "without --sample)")
 
 
 def register(app: typer.Typer) -> None:
@@ -211,6 +214,7 @@ def register(app: typer.Typer) -> None:
         dist_timeout: float = typer.Option(3600.0, "--dist-timeout", help="Under torchrun or accelerate launch: seconds a process waits for the others."),
         no_report: bool = typer.Option(False, "--no-report", help="Write the scores and tables only (no report or comparison)."),
         compile_model: bool = typer.Option(False, "--compile", help="torch.compile the model body: faster on long runs, a one-off compilation first (see docs/benchmark.md)."),
+        prefix_sharing: bool = typer.Option(True, "--prefix-sharing/--no-prefix-sharing", help="Causal LP: compute each distinct token prefix once (default; exact to float rounding). --no-prefix-sharing scores sentence by sentence."),
     ) -> None:
         """Score a suite with one or more language models and the unigram baseline; print accuracies.
         Under `torchrun --nproc-per-node N` or `accelerate launch`, the processes share the sentences."""
@@ -239,7 +243,8 @@ def register(app: typer.Typer) -> None:
             base = runner.RunOptions(scorer=scorer, out=out, device=device, dtype=dtype, revision=revision,
                                      token_budget=token_budget, use_cache=not no_cache, alpha=alpha,
                                      threads=threads, device_map=device_map, max_memory=parse_max_memory(max_memory),
-                                     compile=compile_model)
+                                     compile=compile_model, prefix_sharing=prefix_sharing,
+                                     full_suite=full_suite if sample is not None else None)
         except BenchError as exc:
             _fail(exc)
         results, failed = [], []
@@ -298,10 +303,28 @@ def register(app: typer.Typer) -> None:
         repeat: int = typer.Option(3, "--repeat", help="Report the best of this many timed passes (each side)."),
         threads: Optional[int] = typer.Option(None, "--threads", help="CPU threads for both sides (default: torch's)."),
         cpu_variants: bool = typer.Option(False, "--cpu-variants", help="With --model: a table of CPU variants (threads, torch.compile) measured in turns on the same sentences."),
+        dtype: str = typer.Option("auto", "--dtype", help="With --model: auto | fp32 | bf16 (auto: bf16 on GPU, fp32 on CPU)."),
     ) -> None:
-        """Measure PLL throughput (and GPU utilisation) against minicons on the same model and sentences."""
+        """Measure throughput against minicons on the same model and sentences: PLL (and GPU
+        utilisation) for masked models; for a causal --model, the prefix-shared path, the
+        per-sentence path and minicons side by side."""
         from benchmark import perf
         try:
+            if n_sentences is not None and n_sentences < 1:
+                raise BenchError(f"--n {n_sentences}: give a number of sentences of at least 1")
+            if repeat < 1:
+                raise BenchError(f"--repeat {repeat}: give a number of timed passes of at least 1")
+            if model is not None and not cpu_variants:
+                from benchmark import loading, perf_causal
+                if threads:
+                    import torch
+                    torch.set_num_threads(threads)
+                lm = loading.load(model, device, dtype, log=lambda *_: None)
+                if lm.kind == "causal":
+                    perf_causal.compare(lm, perf.sample_sentences(suite, n_sentences or 440), repeat=repeat,
+                                        token_budget=token_budget, oracle_python=oracle_python, log=typer.echo)
+                    return
+                del lm
             if cpu_variants:
                 if model is None:
                     raise BenchError("--cpu-variants measures a given model: add --model, e.g. --model gemma3_270m")

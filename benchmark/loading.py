@@ -58,25 +58,44 @@ class LoadedModel:
         states = out.logits if self._head is None else out[0]
         return states.to(self.device)
 
+    def tree_hidden(self, ids, positions, mask):
+        """`hidden` for packed prefix trees: explicit position ids and a prepared 4-D additive
+        attention mask (or a dict of them, one per layer type)."""
+        out = self._body(input_ids=ids, position_ids=positions, attention_mask=mask, use_cache=False)
+        states = out.logits if self._head is None else out[0]
+        return states.to(self.device)
+
+    @property
+    def compute_dtype(self):
+        import torch
+        return torch.bfloat16 if self.dtype == "bf16" else torch.float32
+
     def logprobs(self, states, targets):
         """fp32 log P(target) from hidden states (N, H) at the scored positions (N,)."""
         import torch
+        return self.logprobs_rows(states, torch.arange(states.shape[0], device=states.device), targets)
+
+    def logprobs_rows(self, states, rows, targets):
+        """fp32 log P(targets[p] | states[rows[p]]): one log-softmax per row of `states`, shared
+        by every prediction made from it."""
+        import torch
         home, head_device = self.device, self.output_device or self.device
-        states, targets = states.to(head_device), targets.to(head_device)
+        states, rows, targets = states.to(head_device), rows.to(head_device), targets.to(head_device)
         step = max(1, LOGITS_BYTES.get(head_device.type, 1 << 28) // (4 * self.vocab_limit))
-        out = []
+        out = torch.empty(rows.shape[0], dtype=torch.float32, device=head_device)
         for a in range(0, states.shape[0], step):
             h = states[a:a + step]
-            rows = h.shape[0]
-            if rows < MIN_HEAD_ROWS and self._head is not None:
-                h = torch.cat([h, h.new_zeros(MIN_HEAD_ROWS - rows, h.shape[1])])
-            logits = (h if self._head is None else self._head(h.float())).float()[:rows]
+            n = h.shape[0]
+            if n < MIN_HEAD_ROWS and self._head is not None:
+                h = torch.cat([h, h.new_zeros(MIN_HEAD_ROWS - n, h.shape[1])])
+            logits = (h if self._head is None else self._head(h.float())).float()[:n]
             if self._softcap is not None and self._head is not None:
                 logits = torch.tanh(logits / self._softcap) * self._softcap
             logits = logits[:, :self.vocab_limit]
-            t = targets[a:a + step]
-            out.append(logits.gather(1, t[:, None]).squeeze(1) - torch.logsumexp(logits, dim=-1))
-        return torch.cat(out).to(home)
+            here = ((rows >= a) & (rows < a + n)).nonzero().squeeze(1)
+            local = rows[here] - a
+            out[here] = logits[local, targets[here]] - torch.logsumexp(logits, dim=-1)[local]
+        return out.to(home)
 
 
 # --- resolution --------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 CPU: a BERT with a real vocabulary (4 layers x 256 hidden, 32k WordPiece vocabulary, random
 weights). GPU: the shape of dbmdz BERT XXL (12 x 768, config vocabulary 32,102, tokenizer
 31,102), random weights, bf16; reports sentences/s and model FLOP utilisation against the
-GPU's dense bf16 peak. `--model` measures any model (causal or masked) on the same sentences."""
+GPU's dense bf16 peak. `--model` measures any model on the same sentences: a masked one here,
+a causal one in perf_causal.py (prefix-shared path, per-sentence path and minicons)."""
 
 from __future__ import annotations
 
@@ -175,14 +176,14 @@ def _sync(device) -> None:
 
 
 def minicons(oracle_python: Path, model_dir: str, sentences: list[str], device: str, dtype: str,
-             batch_size: int, repeat: int = 1, threads: int | None = None) -> Measured:
+             batch_size: int, repeat: int = 1, threads: int | None = None, kind: str = "masked") -> Measured:
     script = Path(__file__).resolve().parent.parent / "scripts" / "minicons_oracle.py"
     with tempfile.TemporaryDirectory() as tmp:
         sent_file, out_file = Path(tmp) / "s.json", Path(tmp) / "o.json"
         sent_file.write_text(json.dumps(sentences, ensure_ascii=False), encoding="utf-8")
         cmd = [str(oracle_python), str(script), "perf", "--model", model_dir, "--sentences", str(sent_file),
                "--out", str(out_file), "--device", device, "--batch-size", str(batch_size), "--dtype", dtype,
-               "--repeat", str(repeat)] + (["--threads", str(threads)] if threads else [])
+               "--repeat", str(repeat), "--kind", kind] + (["--threads", str(threads)] if threads else [])
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]

@@ -43,6 +43,8 @@ class RunOptions:
     device_map: str | None = None         # "auto": spread a large model over the devices (accelerate)
     max_memory: dict[str, str] | None = None   # per device, with device_map: {"0": "20GiB", "cpu": "60GiB"}
     compile: bool = False                 # torch.compile the model body
+    prefix_sharing: bool = True           # causal LP: compute each distinct token prefix once
+    full_suite: Suite | None = None       # with a sample: the suite whose scoring time is estimated
 
 
 @dataclass
@@ -96,9 +98,13 @@ def versions() -> dict[str, str]:
     return out
 
 
-def make_scorer(lm, scorer: str, token_budget: int | None):
+PROBE_TOLERANCE = {"fp32": 1e-4, "bf16": 0.25}   # per token, shared vs per-sentence path on the probe
+
+
+def make_scorer(lm, scorer: str, token_budget: int | None, prefix_sharing: bool = True):
     from benchmark.scorers.causal import CausalScorer
     from benchmark.scorers.masked import MaskedScorer
+    from benchmark.scorers.shared import SharedPrefixScorer, probe_difference
     if scorer == "auto":
         scorer = "lp" if lm.kind == "causal" else "pll-word-l2r"
     if lm.kind == "causal" and scorer != "lp":
@@ -108,6 +114,14 @@ def make_scorer(lm, scorer: str, token_budget: int | None):
     gpu = lm.device.type == "cuda"
     budget = token_budget or (65536 if gpu else 4096)
     rows = int(os.environ.get("ISOLE_CHUNK_ROWS") or 0)   # smaller commits, for crash-safety tests
+    if scorer == "lp" and prefix_sharing:
+        import torch
+        with torch.inference_mode():
+            diff = probe_difference(lm)
+        if diff <= PROBE_TOLERANCE[lm.dtype]:
+            return SharedPrefixScorer(lm, budget, chunk_rows=rows or (20000 if gpu else 2000))
+        lm.warnings.append(f"prefix sharing off: on a probe it differed from the per-sentence path by {diff:.2e} "
+                           "per token (the model computes positions or masks its own way)")
     if scorer == "lp":
         return CausalScorer(lm, budget, chunk_rows=rows or (20000 if gpu else 2000))
     return MaskedScorer(lm, scorer, budget, chunk_rows=rows or (200000 if gpu else 20000))
@@ -117,10 +131,12 @@ def distinct(inputs: list[SentenceInput]) -> list[SentenceInput]:
     return sorted(set(inputs), key=lambda s: (s.text, s.words))
 
 
-def score_all(scorer, inputs: list[SentenceInput], cache: ScoreCache,
-              progress: Progress | None = None) -> tuple[dict[SentenceInput, TokenScores], int, int]:
+def score_all(scorer, inputs: list[SentenceInput], cache: ScoreCache, progress: Progress | None = None,
+              universe: list[SentenceInput] | None = None) -> tuple[dict[SentenceInput, TokenScores], int, int]:
     """Scores of the distinct `inputs`: cached ones read back, the rest computed and committed
-    chunk by chunk. Returns (scores, sentences computed now, tokens computed now)."""
+    chunk by chunk. `universe` (default: the inputs) is the run's whole set of distinct
+    sentences, over which a prefix-sharing scorer plans its packs. Returns (scores, sentences
+    computed now, tokens computed now)."""
     unique = distinct(inputs)
     found = cache.get_many(unique)
     todo = [s for s in unique if s not in found]
@@ -135,7 +151,10 @@ def score_all(scorer, inputs: list[SentenceInput], cache: ScoreCache,
 
     if todo:
         advance = progress("scoring", scorer.units(todo)) if progress else (lambda n: None)
-        scorer.score(todo, done, advance)
+        if getattr(scorer, "path", None) == "shared":
+            scorer.score(todo, done, advance, universe=universe or unique)
+        else:
+            scorer.score(todo, done, advance)
     return found, computed["sentences"], computed["tokens"]
 
 
@@ -145,6 +164,24 @@ def token_costs(lm, scorer_name: str, inputs: list[SentenceInput]) -> list[int]:
         return []
     ids = lm.tokenizer([s.text for s in inputs], add_special_tokens=lm.kind == "masked")["input_ids"]
     return [len(x) + 1 if scorer_name == "lp" else len(x) ** 2 for x in ids]
+
+
+def work_groups(scorer, lm, todo: list[SentenceInput], universe: list[SentenceInput]) -> list[tuple[list[int], int]]:
+    """`todo` (by index) in groups that one rank must score together, each with its cost: the
+    packs of a prefix-sharing scorer (shared prefixes stay on one rank), else single sentences
+    weighed by their tokens through the model."""
+    if getattr(scorer, "path", None) == "shared":
+        return scorer.groups(todo, universe)
+    return [([i], c) for i, c in enumerate(token_costs(lm, scorer.scorer, todo))]
+
+
+def positions_per_sentence(scorer, lm, inputs: list[SentenceInput]) -> float:
+    """Work per distinct sentence of `inputs` in model positions (rows x length for PLL), as
+    the scorer would plan it: what a sample's speed is scaled by to estimate a whole suite,
+    whose sentences share more prefixes than a sample's."""
+    unique = distinct(inputs)
+    groups = work_groups(scorer, lm, unique, unique)
+    return sum(cost for _, cost in groups) / max(1, len(unique))
 
 
 def score_parallel(scorer, lm, inputs: list[SentenceInput], key: str, opts: RunOptions, ranks: Ranks,
@@ -171,12 +208,14 @@ def score_parallel(scorer, lm, inputs: list[SentenceInput], key: str, opts: RunO
         raise BenchError(error)
     try:
         todo = [unique[i] for i in left]
-        share = [todo[i] for i in distributed.balanced_split(token_costs(lm, scorer.scorer, todo), ranks.world)[ranks.rank]]
+        groups = work_groups(scorer, lm, todo, unique)
+        mine = distributed.balanced_split([cost for _, cost in groups], ranks.world)[ranks.rank]
+        share = [todo[i] for g in mine for i in groups[g][0]]
         shard = ScoreCache(ranks.shard_name(key), opts.cache_dir, with_words=with_words, enabled=False)
         part = ([], 0, 0)
         try:
             shard = ScoreCache(ranks.shard_name(key), opts.cache_dir, with_words=with_words, enabled=opts.use_cache)
-            got, n_sent, n_tok = score_all(scorer, share, shard, progress if ranks.is_main else None)
+            got, n_sent, n_tok = score_all(scorer, share, shard, progress if ranks.is_main else None, unique)
             part = ([(s, got[s]) for s in share], n_sent, n_tok)
         except BenchError as exc:
             error = str(exc)
@@ -238,7 +277,7 @@ def run(suite: Suite, opts: RunOptions, progress: Progress | None = None, log=pr
 
 def _score_and_write(suite, opts, progress, log, ranks, lm, name, load_seconds, threads):
     from benchmark import sanity
-    scorer = make_scorer(lm, opts.scorer, opts.token_budget)
+    scorer = make_scorer(lm, opts.scorer, opts.token_budget, opts.prefix_sharing)
     if opts.compile:
         lm.compile()
     warnings = list(lm.warnings) + sanity.special_token_warnings(lm.tokenizer)
@@ -250,7 +289,8 @@ def _score_and_write(suite, opts, progress, log, ranks, lm, name, load_seconds, 
 
     inputs = sentence_inputs(suite, lm.lowercase)
     key = cache_key(model=lm.model_id, revision=lm.revision, scorer=scorer.scorer, dtype=lm.dtype,
-                    lowercase=lm.lowercase, vocab_limit=lm.vocab_limit, bos=lm.bos_token)
+                    lowercase=lm.lowercase, vocab_limit=lm.vocab_limit, bos=lm.bos_token,
+                    **({"path": "shared"} if getattr(scorer, "path", None) == "shared" else {}))
     t1 = time.perf_counter()
     if ranks.active:
         scores, n_sent, n_tok = score_parallel(scorer, lm, list(inputs.values()), key, opts, ranks, progress)
@@ -278,11 +318,15 @@ def _score_and_write(suite, opts, progress, log, ranks, lm, name, load_seconds, 
         "tokens_per_s": round(n_tok / seconds, 3) if n_tok and seconds > 0 else None,
         "load_seconds": round(load_seconds, 3), "token_budget": scorer.token_budget,
         "processes": ranks.world, "threads_per_process": threads, "device_map": lm.device_map,
-        "compiled": opts.compile,
+        "compiled": opts.compile, "causal_path": getattr(scorer, "path", "per-sentence") if lm.kind == "causal" else None,
         "tokenizer": type(lm.tokenizer).__name__, "vocab_limit": lm.vocab_limit,
         "probe_bits_per_token": round(probe_bits, 3), "warnings": warnings,
         "versions": versions(), "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
+    if opts.full_suite is not None:
+        info["positions_per_sentence"] = round(positions_per_sentence(scorer, lm, list(inputs.values())), 3)
+        info["full_suite_positions_per_sentence"] = round(positions_per_sentence(
+            scorer, lm, list(sentence_inputs(opts.full_suite, lm.lowercase).values())), 3)
     run_dir = write_run(opts.out, suite.name, run_name, tables, info)
     base_dir, base_tables = run_baseline(suite, opts)
     return RunResult(run_dir, base_dir, tables, base_tables, info, warnings)

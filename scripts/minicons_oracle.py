@@ -9,8 +9,16 @@ Runs in an environment of its own (minicons' masked scorer needs transformers 4.
 Modes:
   golden  scores the committed tiny test models on tests/benchmark/data/oracle_sentences.json
           and writes tests/benchmark/data/minicons_golden.json
-  perf    scores --sentences FILE (JSON list of strings) with --model DIR (PLL, original)
-          and writes {"seconds", "scores" (per sentence, per token)} to --out (used by `bench perf`)
+  perf    scores --sentences FILE (JSON list of strings) with --model DIR (--kind masked: PLL,
+          original; --kind causal: LP after the BOS) and writes {"seconds", "scores" (per
+          sentence, per token)} to --out (used by `bench perf`)
+
+For a causal model whose folder was saved by transformers 5 (the converted Gemma 3 270M), use an
+environment with transformers 5 as well (transformers 4.x misreads such a folder):
+
+    python3.11 -m venv .venv-oracle5
+    .venv-oracle5/bin/pip install torch==2.13.0
+    .venv-oracle5/bin/pip install "transformers>=5,<6" minicons
 """
 
 from __future__ import annotations
@@ -46,7 +54,7 @@ def golden() -> None:
 
 
 def perf(model: str, sentences_file: str, out_file: str, device: str, batch_size: int, dtype: str,
-         repeat: int, threads: int | None) -> None:
+         repeat: int, threads: int | None, kind: str = "masked") -> None:
     import torch
     from minicons import scorer
 
@@ -54,8 +62,16 @@ def perf(model: str, sentences_file: str, out_file: str, device: str, batch_size
         torch.set_num_threads(threads)
     sentences = json.loads(Path(sentences_file).read_text(encoding="utf-8"))
     kw = {"torch_dtype": torch.bfloat16} if dtype == "bf16" else {}
-    s = scorer.MaskedLMScorer(model, device=device, **kw)
-    s.compute_stats(s.prepare_text(sentences[:2]))          # warm-up
+    if kind == "causal":
+        s = scorer.IncrementalLMScorer(model, device=device, **kw)
+        # The BOS goes in once: as text where the tokenizer adds none itself (GPT-2), else by
+        # the tokenizer (Gemma), as `bos_token=True` would then give two.
+        own_bos = s.tokenizer("a")["input_ids"][0] == s.tokenizer.bos_token_id
+        prepare = lambda batch: s.prepare_text(batch, bos_token=not own_bos)  # noqa: E731
+    else:
+        s = scorer.MaskedLMScorer(model, device=device, **kw)
+        prepare = s.prepare_text
+    s.compute_stats(prepare(sentences[:2]))          # warm-up
     times = []
     for _ in range(repeat):                 # the best of `repeat`, as on the other side
         if device.startswith("cuda"):
@@ -63,7 +79,7 @@ def perf(model: str, sentences_file: str, out_file: str, device: str, batch_size
         t0 = time.perf_counter()
         scores = []
         for a in range(0, len(sentences), batch_size):
-            scores += s.compute_stats(s.prepare_text(sentences[a:a + batch_size]))
+            scores += s.compute_stats(prepare(sentences[a:a + batch_size]))
         if device.startswith("cuda"):
             torch.cuda.synchronize()
         times.append(time.perf_counter() - t0)
@@ -82,8 +98,10 @@ if __name__ == "__main__":
     ap.add_argument("--dtype", default="fp32")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--threads", type=int)
+    ap.add_argument("--kind", choices=["masked", "causal"], default="masked")
     args = ap.parse_args()
     if args.mode == "golden":
         golden()
     else:
-        perf(args.model, args.sentences, args.out, args.device, args.batch_size, args.dtype, args.repeat, args.threads)
+        perf(args.model, args.sentences, args.out, args.device, args.batch_size, args.dtype, args.repeat, args.threads,
+             args.kind)

@@ -19,6 +19,7 @@ Done = Callable[[list[tuple[SentenceInput, TokenScores]]], None]
 
 class CausalScorer:
     scorer = "lp"
+    path = "per-sentence"
 
     def __init__(self, lm: LoadedModel, token_budget: int = 4096, chunk_rows: int = 2000):
         if lm.bos_id is None:

@@ -145,9 +145,11 @@ def test_two_gloo_processes_write_the_same_tables_as_one(committed_tiny, fixture
         assert info["processes"] == 2 and info["n_scored_now"] == info["n_distinct_sentences"] > 0
 
 
-@pytest.mark.parametrize("model,scorer", [("gpt2", "lp"), ("bert", "pll")])
-def test_a_tokens_score_does_not_depend_on_its_batch(committed_tiny, model, scorer):
-    """What makes the split exact: the same floats whatever else shares the batch (one thread)."""
+@pytest.mark.parametrize("model,scorer,sharing", [("gpt2", "lp", False), ("gpt2", "lp", True), ("bert", "pll", False)])
+def test_a_tokens_score_does_not_depend_on_its_batch(committed_tiny, model, scorer, sharing):
+    """What makes the split exact: the same floats whatever else shares the batch (one thread).
+    With prefix sharing, the packs are planned over the run's whole set of sentences, so a
+    rank that scores part of it still computes the same packs."""
     import torch
 
     from benchmark import loading
@@ -163,7 +165,10 @@ def test_a_tokens_score_does_not_depend_on_its_batch(committed_tiny, model, scor
         for budget, parts in ((4096, [inputs]), (17, [inputs]), (4096, [inputs[::2], inputs[1::2]])):
             got: dict = {}
             for part in parts:
-                make_scorer(lm, scorer, budget).score(part, got.update)
+                chosen = make_scorer(lm, scorer, budget, prefix_sharing=sharing)
+                assert getattr(chosen, "path", None) != "shared" or sharing
+                kw = {"universe": inputs} if sharing else {}
+                chosen.score(part, got.update, **kw)
             runs.append([got[s].logprobs for s in inputs])
     finally:
         torch.set_num_threads(threads)

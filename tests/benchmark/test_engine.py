@@ -74,7 +74,7 @@ def test_dedup_scores_each_distinct_sentence_once(loaded, tmp_path):
     scorer = make_scorer(lm, "lp", None)
     seen = []
     real = scorer.score
-    scorer.score = lambda todo, done, adv=lambda n: None: (seen.extend(todo), real(todo, done, adv))[1]
+    scorer.score = lambda todo, done, adv=lambda n: None, **kw: (seen.extend(todo), real(todo, done, adv, **kw))[1]
     many = ins() * 3 + ins()[:2]
     cache = ScoreCache("k", tmp_path, enabled=False)
     scores, n_sent, n_tok = score_all(scorer, many, cache)

@@ -53,9 +53,13 @@ def test_run_reports_the_sample_and_the_full_suite_estimate(committed_tiny, fixt
                             "--out", str(out), "--sample", "1", "--no-cache", "--no-report"])
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[1].startswith("SAMPLE: 2 of 5 items (1 whole items per paradigm, seed 0)")
-    assert "the full suite (20 distinct sentences) would take about" in r.output
     info = json.loads((out / f"{fixture_suite.name}.sample1-seed0" / "gpt2.lp" / "run.json").read_text())
-    assert info["n_items"] == 2 and info["processes"] == 1
+    assert info["n_items"] == 2 and info["processes"] == 1 and info["causal_path"] == "shared"
+    # the whole suite shares more prefixes per sentence than the sample: less work per sentence
+    work = info["full_suite_positions_per_sentence"] / info["positions_per_sentence"]
+    assert 0 < work < 1
+    assert f"the full suite (20 distinct sentences, {work:.2f}x the sample's model positions per sentence) " \
+           "would take about" in r.output
 
 
 def test_the_second_offline_model_is_registered_and_says_what_it_needs(monkeypatch):

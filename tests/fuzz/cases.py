@@ -205,11 +205,13 @@ CLI_COMMANDS = {
             "import": ["--out", "--format", "--paradigm", "--force"],
             "review": ["--score", "--n", "--seed", "--paradigm", "--out", "--force", "--key", "--json"]},
     "bench": {"run": ["--model", "--suite", "--scorer", "--out", "--device", "--dtype", "--token-budget", "--alpha",
-                      "--no-cache", "--no-report", "--threads", "--device-map", "--max-memory"],
+                      "--no-cache", "--no-report", "--threads", "--device-map", "--max-memory",
+                      "--prefix-sharing", "--no-prefix-sharing", "--sample"],
+              "perf": ["--model", "--n", "--repeat", "--dtype", "--suite", "--token-budget", "--threads"],
               "models": [], "report": ["--baseline", "--out", "--items", "--extreme", "--bootstrap", "--seed"],
               "compare": ["--out", "--bootstrap"], "ratings": ["--run", "--out", "--measure", "--force"]},
 }
-FLAGS = {"-q", "--force", "--no-cache", "--no-report", "--score"}
+FLAGS = {"-q", "--force", "--no-cache", "--no-report", "--score", "--prefix-sharing", "--no-prefix-sharing"}
 
 
 def _cli_case(base: Base, rng: random.Random, number: int) -> Case:
@@ -231,6 +233,9 @@ def _cli_case(base: Base, rng: random.Random, number: int) -> Case:
         argv += ["--n", rng.choice(("1", "2", "-3", "x", "10000000000000000")), "--out", "out"]
     if app == "bench" and command == "run":   # never the default model or the shipped 5,000-item suite
         argv += ["--model", rng.choice(("gpt2", "nosuch", "suite")), "--suite", "suite", "--no-cache"]
+    if app == "bench" and command == "perf":  # a tiny model, few sentences: seconds, not minutes
+        argv += ["--model", rng.choice(("gpt2", "nosuch", "suite")), "--n", rng.choice(("1", "5", "0", "-2", "x")),
+                 "--repeat", "1"]
     def setup(d: Path) -> None:
         _link_tree(base.suite, d / "suite", {})
         _link_tree(TINY_MODELS / "gpt2", d / "gpt2", {})
@@ -293,6 +298,8 @@ def _model_case(base: Base, rng: random.Random, number: int) -> Case:
     argv = ["run", "--model", "mymodel", "--suite", "suite", "--out", "results", "--no-cache", "--scorer", scorer]
     if rng.random() < 0.75:
         argv.append("--no-report")
+    if rng.random() < 0.3:
+        argv.append("--no-prefix-sharing")
     return Case("model", number, f"{kind}: {what}, --scorer {scorer}", "bench", argv, setup,
                 names=("mymodel", "--scorer"), files=replaced, timeout=120.0)
 
