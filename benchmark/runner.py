@@ -98,7 +98,7 @@ def versions() -> dict[str, str]:
     return out
 
 
-PROBE_TOLERANCE = {"fp32": 1e-4, "bf16": 0.25}   # per token, shared vs per-sentence path on the probe
+PROBE_TOLERANCE = {"fp32": 1e-4, "bf16": 0.5}   # per token, shared vs per-sentence path on the probe
 
 
 def make_scorer(lm, scorer: str, token_budget: int | None, prefix_sharing: bool = True):

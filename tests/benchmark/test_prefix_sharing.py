@@ -266,3 +266,19 @@ def test_bench_run_records_the_path_and_switches_back(committed_tiny, fixture_su
         assert r.exit_code == 0, r.output
         paths[flag] = json.loads((out / fixture_suite.name / "gpt2.lp" / "run.json").read_text())["causal_path"]
     assert paths == {"--prefix-sharing": "shared", "--no-prefix-sharing": "per-sentence"}
+
+
+def test_a_model_the_probe_catches_falls_back_with_a_warning(family_models, monkeypatch):
+    """A model whose attention the masks do not reproduce (here: Gemma 3 with its sliding
+    window forgotten) is scored sentence by sentence, and the run says why."""
+    from benchmark.runner import make_scorer
+    from benchmark.scorers import shared as shared_mod
+    lm = family_models["gemma3_mixed"]
+    monkeypatch.setattr(shared_mod, "attention_layouts",
+                        lambda config: {"full_attention": None, "sliding_attention": None})
+    before = len(lm.warnings)
+    try:
+        assert make_scorer(lm, "lp", None).path == "per-sentence"
+        assert "prefix sharing off" in lm.warnings[-1]
+    finally:
+        del lm.warnings[before:]
