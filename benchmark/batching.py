@@ -31,6 +31,19 @@ def chunks(indices: list[int], weights: Sequence[int], max_weight: int) -> Itera
         yield run
 
 
+def token_costs(lm, scorer_name: str, texts: Sequence[str]) -> list[int]:
+    """The work of each sentence in tokens through the model: L for LP, L rows of L tokens for PLL."""
+    if not texts:        # everything came from the cache
+        return []
+    ids = lm.tokenizer(list(texts), add_special_tokens=lm.kind == "masked")["input_ids"]
+    return [len(x) + 1 if scorer_name == "lp" else len(x) ** 2 for x in ids]
+
+
+def singletons(costs: Sequence[int]) -> list[tuple[list[int], int]]:
+    """Work groups of one sentence each (scorers whose sentences share no computation)."""
+    return [([i], c) for i, c in enumerate(costs)]
+
+
 def batch_size_for(length: int, token_budget: int) -> int:
     return max(1, token_budget // max(1, length))
 

@@ -73,29 +73,44 @@ class LoadedModel:
     def logprobs(self, states, targets):
         """fp32 log P(target) from hidden states (N, H) at the scored positions (N,)."""
         import torch
-        return self.logprobs_rows(states, torch.arange(states.shape[0], device=states.device), targets)
+        states, targets = states.to(self._head_device), targets.to(self._head_device)
+        out = []
+        for a, logits in self._logit_chunks(states):
+            t = targets[a:a + logits.shape[0]]
+            out.append(logits.gather(1, t[:, None]).squeeze(1) - torch.logsumexp(logits, dim=-1))
+        return torch.cat(out).to(self.device)
 
     def logprobs_rows(self, states, rows, targets):
         """fp32 log P(targets[p] | states[rows[p]]): one log-softmax per row of `states`, shared
-        by every prediction made from it."""
+        by every prediction made from it (prefix-shared scoring)."""
         import torch
-        home, head_device = self.device, self.output_device or self.device
-        states, rows, targets = states.to(head_device), rows.to(head_device), targets.to(head_device)
-        step = max(1, LOGITS_BYTES.get(head_device.type, 1 << 28) // (4 * self.vocab_limit))
-        out = torch.empty(rows.shape[0], dtype=torch.float32, device=head_device)
-        for a in range(0, states.shape[0], step):
-            h = states[a:a + step]
-            n = h.shape[0]
-            if n < MIN_HEAD_ROWS and self._head is not None:
-                h = torch.cat([h, h.new_zeros(MIN_HEAD_ROWS - n, h.shape[1])])
-            logits = (h if self._head is None else self._head(h.float())).float()[:n]
-            if self._softcap is not None and self._head is not None:
-                logits = torch.tanh(logits / self._softcap) * self._softcap
-            logits = logits[:, :self.vocab_limit]
-            here = ((rows >= a) & (rows < a + n)).nonzero().squeeze(1)
+        dev = self._head_device
+        states, rows, targets = states.to(dev), rows.to(dev), targets.to(dev)
+        out = torch.empty(rows.shape[0], dtype=torch.float32, device=dev)
+        for a, logits in self._logit_chunks(states):
+            here = ((rows >= a) & (rows < a + logits.shape[0])).nonzero().squeeze(1)
             local = rows[here] - a
             out[here] = logits[local, targets[here]] - torch.logsumexp(logits, dim=-1)[local]
-        return out.to(home)
+        return out.to(self.device)
+
+    @property
+    def _head_device(self):
+        return self.output_device or self.device
+
+    def _logit_chunks(self, states):
+        """(first row, fp32 logits over the tokenizer's vocabulary) for chunks of `states`, each
+        small enough that its logits stay within LOGITS_BYTES."""
+        import torch
+        step = max(1, LOGITS_BYTES.get(self._head_device.type, 1 << 28) // (4 * self.vocab_limit))
+        for a in range(0, states.shape[0], step):
+            h = states[a:a + step]
+            rows = h.shape[0]
+            if rows < MIN_HEAD_ROWS and self._head is not None:
+                h = torch.cat([h, h.new_zeros(MIN_HEAD_ROWS - rows, h.shape[1])])
+            logits = (h if self._head is None else self._head(h.float())).float()[:rows]
+            if self._softcap is not None and self._head is not None:
+                logits = torch.tanh(logits / self._softcap) * self._softcap
+            yield a, logits[:, :self.vocab_limit]
 
 
 # --- resolution --------------------------------------------------------------------------

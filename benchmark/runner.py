@@ -114,17 +114,18 @@ def make_scorer(lm, scorer: str, token_budget: int | None, prefix_sharing: bool 
     gpu = lm.device.type == "cuda"
     budget = token_budget or (65536 if gpu else 4096)
     rows = int(os.environ.get("ISOLE_CHUNK_ROWS") or 0)   # smaller commits, for crash-safety tests
-    if scorer == "lp" and prefix_sharing:
+    if scorer != "lp":
+        return MaskedScorer(lm, scorer, budget, chunk_rows=rows or (200000 if gpu else 20000))
+    rows = rows or (20000 if gpu else 2000)
+    if prefix_sharing:
         import torch
         with torch.inference_mode():
             diff = probe_difference(lm)
         if diff <= PROBE_TOLERANCE[lm.dtype]:
-            return SharedPrefixScorer(lm, budget, chunk_rows=rows or (20000 if gpu else 2000))
+            return SharedPrefixScorer(lm, budget, chunk_rows=rows)
         lm.warnings.append(f"prefix sharing off: on a probe it differed from the per-sentence path by {diff:.2e} "
                            "per token (the model computes positions or masks its own way)")
-    if scorer == "lp":
-        return CausalScorer(lm, budget, chunk_rows=rows or (20000 if gpu else 2000))
-    return MaskedScorer(lm, scorer, budget, chunk_rows=rows or (200000 if gpu else 20000))
+    return CausalScorer(lm, budget, chunk_rows=rows)
 
 
 def distinct(inputs: list[SentenceInput]) -> list[SentenceInput]:
@@ -151,37 +152,21 @@ def score_all(scorer, inputs: list[SentenceInput], cache: ScoreCache, progress: 
 
     if todo:
         advance = progress("scoring", scorer.units(todo)) if progress else (lambda n: None)
-        if getattr(scorer, "path", None) == "shared":
-            scorer.score(todo, done, advance, universe=universe or unique)
-        else:
-            scorer.score(todo, done, advance)
+        scorer.score(todo, done, advance, universe=universe or unique)
     return found, computed["sentences"], computed["tokens"]
 
 
 def token_costs(lm, scorer_name: str, inputs: list[SentenceInput]) -> list[int]:
     """The work of each sentence in tokens through the model: L for LP, L rows of L tokens for PLL."""
-    if not inputs:       # everything came from the cache
-        return []
-    ids = lm.tokenizer([s.text for s in inputs], add_special_tokens=lm.kind == "masked")["input_ids"]
-    return [len(x) + 1 if scorer_name == "lp" else len(x) ** 2 for x in ids]
+    return batching.token_costs(lm, scorer_name, [s.text for s in inputs])
 
 
-def work_groups(scorer, lm, todo: list[SentenceInput], universe: list[SentenceInput]) -> list[tuple[list[int], int]]:
-    """`todo` (by index) in groups that one rank must score together, each with its cost: the
-    packs of a prefix-sharing scorer (shared prefixes stay on one rank), else single sentences
-    weighed by their tokens through the model."""
-    if getattr(scorer, "path", None) == "shared":
-        return scorer.groups(todo, universe)
-    return [([i], c) for i, c in enumerate(token_costs(lm, scorer.scorer, todo))]
-
-
-def positions_per_sentence(scorer, lm, inputs: list[SentenceInput]) -> float:
+def positions_per_sentence(scorer, inputs: list[SentenceInput]) -> float:
     """Work per distinct sentence of `inputs` in model positions (rows x length for PLL), as
     the scorer would plan it: what a sample's speed is scaled by to estimate a whole suite,
     whose sentences share more prefixes than a sample's."""
     unique = distinct(inputs)
-    groups = work_groups(scorer, lm, unique, unique)
-    return sum(cost for _, cost in groups) / max(1, len(unique))
+    return sum(cost for _, cost in scorer.groups(unique, unique)) / max(1, len(unique))
 
 
 def score_parallel(scorer, lm, inputs: list[SentenceInput], key: str, opts: RunOptions, ranks: Ranks,
@@ -208,7 +193,7 @@ def score_parallel(scorer, lm, inputs: list[SentenceInput], key: str, opts: RunO
         raise BenchError(error)
     try:
         todo = [unique[i] for i in left]
-        groups = work_groups(scorer, lm, todo, unique)
+        groups = scorer.groups(todo, unique)   # what must stay on one rank, and its cost
         mine = distributed.balanced_split([cost for _, cost in groups], ranks.world)[ranks.rank]
         share = [todo[i] for g in mine for i in groups[g][0]]
         shard = ScoreCache(ranks.shard_name(key), opts.cache_dir, with_words=with_words, enabled=False)
@@ -290,7 +275,7 @@ def _score_and_write(suite, opts, progress, log, ranks, lm, name, load_seconds, 
     inputs = sentence_inputs(suite, lm.lowercase)
     key = cache_key(model=lm.model_id, revision=lm.revision, scorer=scorer.scorer, dtype=lm.dtype,
                     lowercase=lm.lowercase, vocab_limit=lm.vocab_limit, bos=lm.bos_token,
-                    **({"path": "shared"} if getattr(scorer, "path", None) == "shared" else {}))
+                    **({"path": "shared"} if scorer.path == "shared" else {}))
     t1 = time.perf_counter()
     if ranks.active:
         scores, n_sent, n_tok = score_parallel(scorer, lm, list(inputs.values()), key, opts, ranks, progress)
@@ -318,15 +303,15 @@ def _score_and_write(suite, opts, progress, log, ranks, lm, name, load_seconds, 
         "tokens_per_s": round(n_tok / seconds, 3) if n_tok and seconds > 0 else None,
         "load_seconds": round(load_seconds, 3), "token_budget": scorer.token_budget,
         "processes": ranks.world, "threads_per_process": threads, "device_map": lm.device_map,
-        "compiled": opts.compile, "causal_path": getattr(scorer, "path", "per-sentence") if lm.kind == "causal" else None,
+        "compiled": opts.compile, "causal_path": scorer.path if lm.kind == "causal" else None,
         "tokenizer": type(lm.tokenizer).__name__, "vocab_limit": lm.vocab_limit,
         "probe_bits_per_token": round(probe_bits, 3), "warnings": warnings,
         "versions": versions(), "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
     if opts.full_suite is not None:
-        info["positions_per_sentence"] = round(positions_per_sentence(scorer, lm, list(inputs.values())), 3)
+        info["positions_per_sentence"] = round(positions_per_sentence(scorer, list(inputs.values())), 3)
         info["full_suite_positions_per_sentence"] = round(positions_per_sentence(
-            scorer, lm, list(sentence_inputs(opts.full_suite, lm.lowercase).values())), 3)
+            scorer, list(sentence_inputs(opts.full_suite, lm.lowercase).values())), 3)
     run_dir = write_run(opts.out, suite.name, run_name, tables, info)
     base_dir, base_tables = run_baseline(suite, opts)
     return RunResult(run_dir, base_dir, tables, base_tables, info, warnings)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from benchmark.batching import batch_size_for, chunks, length_groups, run_batches
+from benchmark.batching import batch_size_for, chunks, length_groups, run_batches, singletons, token_costs
 from benchmark.errors import BenchError
 from benchmark.loading import LoadedModel
 from benchmark.records import SentenceInput, TokenScores
@@ -33,7 +33,13 @@ class CausalScorer:
     def units(self, inputs: list[SentenceInput]) -> int:
         return len(inputs)
 
-    def score(self, inputs: list[SentenceInput], on_done: Done, progress: Callable[[int], None] = lambda n: None) -> None:
+    def groups(self, todo: list[SentenceInput], universe: list[SentenceInput]) -> list[tuple[list[int], int]]:
+        """Work groups for a data-parallel split: each sentence alone, weighed by its tokens."""
+        return singletons(token_costs(self.lm, "lp", [s.text for s in todo]))
+
+    def score(self, inputs: list[SentenceInput], on_done: Done, progress: Callable[[int], None] = lambda n: None,
+              universe: list[SentenceInput] | None = None) -> None:
+        """`universe` (the run's other sentences) does not matter to this path."""
         import torch
         encs = self.encode(inputs)
         lengths = [len(e.ids) for e in encs]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from benchmark.batching import batch_size_for, chunks, length_groups, run_batches
+from benchmark.batching import batch_size_for, chunks, length_groups, run_batches, singletons, token_costs
 from benchmark.loading import LoadedModel
 from benchmark.records import SentenceInput, TokenScores
 from benchmark.scorers.encoding import Encoded, encode_many, l2r_mask_ends
@@ -19,6 +19,7 @@ Done = Callable[[list[tuple[SentenceInput, TokenScores]]], None]
 
 
 class MaskedScorer:
+    path = "per-row"
     def __init__(self, lm: LoadedModel, scorer: str = "pll", token_budget: int = 4096,
                  chunk_rows: int = 20000):
         if scorer not in ("pll", "pll-word-l2r"):
@@ -37,7 +38,13 @@ class MaskedScorer:
         """Rows (masked copies) needed for `inputs`: the unit of the progress bar."""
         return sum(len(e.scored) for e in encode_many(self.lm.tokenizer, [s.text for s in inputs], specials=True))
 
-    def score(self, inputs: list[SentenceInput], on_done: Done, progress: Callable[[int], None] = lambda n: None) -> None:
+    def groups(self, todo: list[SentenceInput], universe: list[SentenceInput]) -> list[tuple[list[int], int]]:
+        """Work groups for a data-parallel split: each sentence alone, weighed by its rows x length."""
+        return singletons(token_costs(self.lm, self.scorer, [s.text for s in todo]))
+
+    def score(self, inputs: list[SentenceInput], on_done: Done, progress: Callable[[int], None] = lambda n: None,
+              universe: list[SentenceInput] | None = None) -> None:
+        """`universe` (the run's other sentences) does not matter to this path."""
         import torch
         plans = self.plan(inputs)
         lengths = [len(e.ids) for e, _ in plans]

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from benchmark.batching import chunks, run_batches
-from benchmark.errors import BenchError
 from benchmark.loading import LoadedModel
 from benchmark.records import SentenceInput, TokenScores
-from benchmark.scorers.encoding import Encoded, encode_many
+from benchmark.scorers.causal import CausalScorer
+from benchmark.scorers.encoding import Encoded
 from benchmark.scorers.prefix_trie import Pack, ancestor_mask, pack, padded_length
 
 Done = Callable[[list[tuple[SentenceInput, TokenScores]]], None]
@@ -59,16 +59,13 @@ def _universe(todo: list[SentenceInput], universe: list[SentenceInput] | None) -
     return sorted(set(universe or ()) | set(todo), key=lambda s: (s.text, s.words))
 
 
-class SharedPrefixScorer:
-    scorer = "lp"
+class SharedPrefixScorer(CausalScorer):
+    """The per-sentence scorer's tokenisation and checks, with packed prefix trees for scoring."""
     path = "shared"
 
     def __init__(self, lm: LoadedModel, token_budget: int = 4096, chunk_rows: int = 2000,
                  capacity: int | None = None):
-        if lm.bos_id is None:
-            raise BenchError(f"model '{lm.name}' has neither a BOS nor an EOS token: the first word "
-                             "of a sentence cannot be scored")
-        self.lm, self.token_budget, self.chunk_rows = lm, token_budget, chunk_rows
+        super().__init__(lm, token_budget, chunk_rows)
         self.capacity = capacity or CAPACITY.get(lm.device.type, 256)
         self.row_multiple = ROW_MULTIPLE.get(lm.device.type, 16)
         self.layouts = attention_layouts(lm.model.config)
@@ -77,9 +74,6 @@ class SharedPrefixScorer:
         self._last_plan: tuple[tuple, Plan] | None = None
 
     # --- planning -------------------------------------------------------------------------
-    def encode(self, inputs: list[SentenceInput]) -> list[Encoded]:
-        return encode_many(self.lm.tokenizer, [s.text for s in inputs], specials=False, prefix_id=self.lm.bos_id)
-
     def plan(self, universe: list[SentenceInput]) -> Plan:
         """The packs over `universe`; the last plan is kept, since a run asks for it more than
         once (to split the work between ranks, then to score)."""
@@ -100,9 +94,6 @@ class SharedPrefixScorer:
             if mine:
                 out.append((mine, len(p)))
         return out
-
-    def units(self, inputs: list[SentenceInput]) -> int:
-        return len(inputs)
 
     # --- scoring --------------------------------------------------------------------------
     def score(self, inputs: list[SentenceInput], on_done: Done, progress: Callable[[int], None] = lambda n: None,
@@ -199,7 +190,6 @@ def probe_difference(lm: LoadedModel) -> float:
     """Largest |difference| per token between this path and the per-sentence one on a few
     sentences that share beginnings (a model that derives positions or masks its own way,
     e.g. ALiBi, shows it here)."""
-    from benchmark.scorers.causal import CausalScorer
     inputs = [SentenceInput(s, ()) for s in PROBE]
     shared, single = {}, {}
     SharedPrefixScorer(lm, capacity=24).score(inputs, shared.update)
