@@ -156,11 +156,6 @@ def score_all(scorer, inputs: list[SentenceInput], cache: ScoreCache, progress: 
     return found, computed["sentences"], computed["tokens"]
 
 
-def token_costs(lm, scorer_name: str, inputs: list[SentenceInput]) -> list[int]:
-    """The work of each sentence in tokens through the model: L for LP, L rows of L tokens for PLL."""
-    return batching.token_costs(lm, scorer_name, [s.text for s in inputs])
-
-
 def positions_per_sentence(scorer, inputs: list[SentenceInput]) -> float:
     """Work per distinct sentence of `inputs` in model positions (rows x length for PLL), as
     the scorer would plan it: what a sample's speed is scaled by to estimate a whole suite,

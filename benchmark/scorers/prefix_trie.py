@@ -31,10 +31,6 @@ class Pack:
     def __len__(self) -> int:
         return len(self.tokens)
 
-    @property
-    def predictions(self) -> int:
-        return sum(len(p) for p in self.paths)
-
 
 class _Builder:
     def __init__(self) -> None:

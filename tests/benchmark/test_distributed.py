@@ -42,11 +42,11 @@ def test_balanced_split_spreads_each_length_group():
 
 def test_token_costs_weigh_pll_by_rows(loaded):
     from benchmark.records import SentenceInput
-    from benchmark.runner import token_costs
+    from benchmark.batching import token_costs
     s = SentenceInput("Il gatto dorme sul divano.", ())
     n = len(loaded["bert"].tokenizer(s.text)["input_ids"])
-    assert token_costs(loaded["bert"], "pll", [s]) == [n * n]
-    assert token_costs(loaded["gpt2"], "lp", [s]) == [len(loaded["gpt2"].tokenizer(s.text)["input_ids"]) + 1]
+    assert token_costs(loaded["bert"], "pll", [s.text]) == [n * n]
+    assert token_costs(loaded["gpt2"], "lp", [s.text]) == [len(loaded["gpt2"].tokenizer(s.text)["input_ids"]) + 1]
     assert token_costs(loaded["gpt2"], "lp", []) == []          # all cached: nothing to deal out
     assert distributed.balanced_split([], 3) == [[], [], []]
 
