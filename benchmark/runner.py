@@ -22,6 +22,7 @@ from benchmark.records import SentenceInput, TokenScores
 from benchmark.registry import DEFAULT_MODEL, slug
 from benchmark.results import check_writable, RunTables, build_tables, write_run
 from benchmark.suite import Suite
+from suite_format import ParadigmInfo
 
 SCORERS = ("auto", "lp", "pll", "pll-word-l2r")
 Progress = Callable[[str, int], Callable[[int], None]]   # (description, total) -> advance(n)
@@ -302,6 +303,7 @@ def _score_and_write(suite, opts, progress, log, ranks, lm, name, load_seconds, 
         "tokenizer": type(lm.tokenizer).__name__, "vocab_limit": lm.vocab_limit,
         "probe_bits_per_token": round(probe_bits, 3), "warnings": warnings,
         "versions": versions(), "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "paradigms": paradigm_infos(suite),
     }
     if opts.full_suite is not None:
         info["positions_per_sentence"] = round(positions_per_sentence(scorer, list(inputs.values())), 3)
@@ -310,6 +312,14 @@ def _score_and_write(suite, opts, progress, log, ranks, lm, name, load_seconds, 
     run_dir = write_run(opts.out, suite.name, run_name, tables, info)
     base_dir, base_tables = run_baseline(suite, opts)
     return RunResult(run_dir, base_dir, tables, base_tables, info, warnings)
+
+
+def paradigm_infos(suite: Suite) -> dict[str, dict]:
+    """Each paradigm's label, dependency and island strength, from the suite's manifest (or
+    guessed from the name for suites built before it said), for the report's layout."""
+    described = suite.manifest.get("paradigms") or {}
+    return {name: ParadigmInfo.from_json(name, described.get(name) if isinstance(described, dict) else None).to_json()
+            for name in sorted({item.paradigm for item in suite.items})}
 
 
 def run_baseline(suite: Suite, opts: RunOptions) -> tuple[Path, RunTables]:
@@ -326,6 +336,7 @@ def run_baseline(suite: Suite, opts: RunOptions) -> tuple[Path, RunTables]:
         "n_items": len(suite.items), "n_sentences": len(inputs), "seconds": round(seconds, 3),
         "sentences_per_s": round(len(inputs) / seconds, 3) if seconds > 0 else None,
         "tokens_per_s": None, "unigram_floor": baseline.FLOOR, "versions": versions(),
+        "paradigms": paradigm_infos(suite),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
     return write_run(opts.out, suite.name, "unigram.unigram", tables, info), tables

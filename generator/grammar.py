@@ -15,7 +15,7 @@ import yaml
 
 from .formula import FormulaError, parse_formula
 from .lexicon import TABLES
-from suite_format import DESIGNS, ISLAND, Design
+from suite_format import DESIGNS, ISLAND, STRENGTHS, Design, ParadigmInfo
 
 _REF = re.compile(r"\{(\w+)\.(\w+)\}")
 ROLES = ("subj", "obj")
@@ -74,6 +74,12 @@ class Paradigm:
     let: dict[str, str] = field(default_factory=dict)   # derived template variables (Jinja expressions)
     grammatical: dict[str, bool] = field(default_factory=dict)
     item_design: str = ISLAND.name                      # the 2x2 layout (suite_format.designs)
+    label: str = ""                                     # the island as a column title (whether, complex NP)
+    strength: str | None = None                         # weak | strong island; None for the baseline
+
+    @property
+    def info(self) -> ParadigmInfo:
+        return ParadigmInfo(self.name, self.label, self.dependency, self.item_design, self.strength, self.title)
 
     @property
     def layout(self) -> Design:
@@ -274,6 +280,15 @@ def _paradigm(path: Path, data: dict) -> Paradigm:
         raise _fail(path, "conditions", f"the {layout.name} design needs exactly {', '.join(layout.conditions)}"
                     + (f"; missing {missing}" if missing else "") + (f"; unknown {extra}" if extra else ""))
 
+    label = data.get("label", ParadigmInfo.guess(name).label)
+    if not isinstance(label, str) or not label.strip():
+        raise _fail(path, "label", "the island's short name for tables and figures, e.g. `label: whether`")
+    strength = data.get("strength")
+    if layout.name == ISLAND.name and strength not in STRENGTHS:
+        raise _fail(path, "strength", f"{strength!r}: an island paradigm says `strength: weak` or `strength: strong`")
+    if layout.name != ISLAND.name and strength is not None:
+        raise _fail(path, "strength", f"only island paradigms have a strength; the {layout.name} design has none")
+
     paradigm = Paradigm(
         name=name,
         phenomenon=str(data["phenomenon"]),
@@ -290,6 +305,8 @@ def _paradigm(path: Path, data: dict) -> Paradigm:
         let={str(k): str(v) for k, v in _mapping(path, "let", data.get("let")).items()},
         grammatical=dict(layout.grammatical),
         item_design=layout.name,
+        label=label.strip(),
+        strength=strength,
     )
     _check_references(paradigm)
     return paradigm

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from suite_format import ISLAND
+from suite_format import ISLAND, ParadigmInfo
 
 from .errors import ReportError
 
@@ -105,6 +105,12 @@ class Run:
     sentences: pd.DataFrame
     items: pd.DataFrame  # long: one row per item x measure, booleans as bool
     licensing: pd.DataFrame = field(default_factory=pd.DataFrame)  # filler-gap items, same layout
+    described: dict = field(default_factory=dict)  # run.json "paradigms": label, dependency, strength
+
+    def info_of(self, paradigm: str) -> ParadigmInfo:
+        """The paradigm's label, dependency and island strength (guessed from its name for
+        runs written before run.json said)."""
+        return ParadigmInfo.from_json(paradigm, self.described.get(paradigm))
 
     @property
     def scorer_label(self) -> str:
@@ -168,8 +174,9 @@ def load_run(path: Path) -> Run:
             licensing[col] = _as_bool(licensing[col], path / "licensing.csv", col)
     if items.empty and licensing.empty:
         raise ReportError(f"{path / 'items.csv'}: no items")
+    described = data.get("paradigms") if isinstance(data.get("paradigms"), dict) else {}
     return Run(path=path, name=path.name, info=RunInfo.from_json(data), sentences=sentences, items=items,
-               licensing=licensing)
+               licensing=licensing, described={k: v for k, v in described.items() if isinstance(v, dict)})
 
 
 def find_baseline(run_dir: Path) -> Path | None:
