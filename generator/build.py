@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -34,9 +36,16 @@ class BuildRequest:
     phenomenon: str = PHENOMENA_ALL
     n: int = 1000
     seed: int = 0
-    vary: str | None = None              # a variant factor to cross item-matched
+    vary: tuple[str, ...] = ()           # variant factors to cross item-matched (one or several)
     levels: tuple[tuple[str, str], ...] = ()  # fixed variant levels, e.g. (("subject_type", "noun"),)
     dependency: str = "all"              # wh, rc or all
+
+    def __post_init__(self) -> None:
+        # One factor may be given as a string; several are crossed, each level with each.
+        vary = (self.vary,) if isinstance(self.vary, str) else tuple(self.vary or ())
+        if len(set(vary)) != len(vary):
+            raise BuildError(f"--vary names a factor twice: {', '.join(vary)}")
+        object.__setattr__(self, "vary", vary)
 
 
 def select_paradigms(paradigms: dict[str, Paradigm], phenomenon: str, dependency: str = PHENOMENA_ALL) -> list[Paradigm]:
@@ -58,8 +67,8 @@ def select_paradigms(paradigms: dict[str, Paradigm], phenomenon: str, dependency
 def suite_name(request: BuildRequest) -> str:
     what = "islands" if request.phenomenon == PHENOMENA_ALL else request.phenomenon
     name = f"italian_{what}" if request.dependency == PHENOMENA_ALL else f"italian_{request.dependency}_{what}"
-    if request.vary:
-        name += f"-vary-{request.vary}"
+    for factor in request.vary:
+        name += f"-vary-{factor}"
     for factor, level in request.levels:
         name += f"-{factor}-{level}"
     return name
@@ -70,7 +79,7 @@ class ParadigmBuilder:
 
     def __init__(self, paradigm: Paradigm, lexicon: Lexicon, request: BuildRequest):
         self.zipf_bands: dict[str, dict] = {}
-        if request.vary == bands.FACTOR and bands.FACTOR not in paradigm.variants:
+        if bands.FACTOR in request.vary and bands.FACTOR not in paradigm.variants:
             self.zipf_bands = bands.zipf_thresholds(paradigm, lexicon, dict(request.levels))
             paradigm = bands.with_zipf_band(paradigm, self.zipf_bands)
         self.paradigm = paradigm
@@ -79,13 +88,19 @@ class ParadigmBuilder:
         for factor, level in fixed.items():
             if factor not in paradigm.variants or level not in paradigm.variants[factor].levels:
                 raise BuildError(f"{paradigm.path}: no variant level {factor}={level}")
-        self.vary_levels: list[str] = []
-        if request.vary:
-            if request.vary not in paradigm.variants:
-                raise BuildError(f"{paradigm.path}: cannot vary {request.vary!r}; its variants are: "
+        for factor in request.vary:
+            if factor not in paradigm.variants:
+                raise BuildError(f"{paradigm.path}: cannot vary {factor!r}; its variants are: "
                                  f"{', '.join(paradigm.variants) or 'none'}")
-            self.vary_levels = list(paradigm.variants[request.vary].levels)
-            fixed[request.vary] = self.vary_levels[0]
+            if factor in fixed:
+                raise BuildError(f"{factor} is both varied (--vary) and fixed (--level); choose one")
+        # The cells of a matched set: every combination of the varied factors' levels, in
+        # declaration order (the first level of each, the reference, first).
+        self.vary_levels: list[tuple[str, ...]] = [
+            tuple(combo) for combo in itertools.product(*(paradigm.variants[f].levels for f in request.vary))
+        ] if request.vary else []
+        if request.vary:
+            fixed.update(zip(request.vary, self.vary_levels[0]))
         self.usage_index: dict[tuple[str, str], int] = {}
         self.plans: list[Plan] = [build_plan(paradigm, combo, lexicon, self.usage_index)
                                   for combo in iter_level_combinations(paradigm, fixed)]
@@ -93,7 +108,7 @@ class ParadigmBuilder:
         if request.vary:
             for plan in self.plans:
                 for level in self.vary_levels[1:]:
-                    combo = {**plan.levels, request.vary: level}
+                    combo = {**plan.levels, **dict(zip(request.vary, level))}
                     self.vary_plans[(tuple(sorted(plan.levels.items())), level)] = build_plan(
                         paradigm, combo, lexicon, self.usage_index)
         self.renderer = ConditionRenderer(make_environment(lexicon), paradigm.conditions, str(paradigm.path),
@@ -122,15 +137,11 @@ class ParadigmBuilder:
                            key=lambda i: (self._pressure(self.plans[i], sampler) if several else 0,
                                           plan_use[i], sampler.rng.random()))
             for plan_index in order:
-                plan = self.plans[plan_index]
-                set_id = f"{self.paradigm.name}-{index:05d}"
-                first = f"{set_id}-{self.vary_levels[0]}" if self.request.vary else set_id
-                rendered: list[Item] = []
-                values = sampler.sample(plan, accept=lambda v, plan=plan: self._accept(first, set_id, plan, v, rendered))
-                if values is None:
+                found = self._matched_set(index, self.plans[plan_index], sampler)
+                if found is None:
                     continue
                 plan_use[plan_index] += 1
-                items.extend(self._items(index, plan, values, sampler, rendered[-1]))
+                items.extend(found)
                 break
             else:
                 raise BuildError(f"{self.paradigm.name}: found only {index} distinct items before the "
@@ -138,6 +149,27 @@ class ParadigmBuilder:
             if progress:
                 progress(1)
         return items
+
+    MAX_REDRAWS = 64  # an item whose other levels cannot all be drawn is redrawn, this often at most
+
+    def _matched_set(self, index: int, plan: Plan, sampler: Sampler) -> list[Item] | None:
+        """An item of `plan` and, when varying, its counterpart at every other level; None
+        when the plan yields none. An item without a counterpart at some level (a verb that
+        takes one object noun, where a level needs a second) gives its sentences back and
+        another item is drawn."""
+        set_id = f"{self.paradigm.name}-{index:05d}"
+        first = f"{set_id}-{'-'.join(self.vary_levels[0])}" if self.request.vary else set_id
+        for _ in range(self.MAX_REDRAWS):
+            rendered: list[Item] = []
+            values = sampler.sample(plan, accept=lambda v: self._accept(first, set_id, plan, v, rendered))
+            if values is None:
+                return None
+            found = self._items(index, plan, values, sampler, rendered[-1])
+            if found is not None:
+                return found
+            for text in [t for t, owner in self.sentence_owner.items() if owner == set_id]:
+                del self.sentence_owner[text]
+        return None
 
     @staticmethod
     def _pressure(plan: Plan, sampler: Sampler) -> int:
@@ -159,7 +191,7 @@ class ParadigmBuilder:
         rendered.append(item)
         return True
 
-    def _items(self, index: int, plan: Plan, values: dict[str, int], sampler: Sampler, first: Item) -> list[Item]:
+    def _items(self, index: int, plan: Plan, values: dict[str, int], sampler: Sampler, first: Item) -> list[Item] | None:
         if not self.request.vary:
             return [first]
         item_id = f"{self.paradigm.name}-{index:05d}"
@@ -168,11 +200,12 @@ class ParadigmBuilder:
             other = self.vary_plans[(tuple(sorted(plan.levels.items())), level)]
             kept = {k: v for k, v in values.items() if k in other.by_name and other.by_name[k].entries is plan.by_name[k].entries}
             rendered: list[Item] = []
+            cell = "-".join(level)
             matched = sampler.sample(other, fixed=kept,
-                                     accept=lambda v, other=other, level=level: self._accept(
-                                         f"{item_id}-{level}", item_id, other, v, rendered))
+                                     accept=lambda v, other=other, cell=cell: self._accept(
+                                         f"{item_id}-{cell}", item_id, other, v, rendered))
             if matched is None:
-                raise BuildError(f"{self.paradigm.name}: no {self.request.vary}={level} counterpart for item {item_id}")
+                return None
             out.append(rendered[-1])
         return out
 
@@ -209,8 +242,8 @@ def command_line(request: BuildRequest) -> str:
     parts = ["gen", "build", "--phenomenon", request.phenomenon, "--n", str(request.n), "--seed", str(request.seed)]
     if request.dependency != PHENOMENA_ALL:
         parts += ["--dependency", request.dependency]
-    if request.vary:
-        parts += ["--vary", request.vary]
+    for factor in request.vary:
+        parts += ["--vary", factor]
     for factor, level in request.levels:
         parts += ["--level", f"{factor}={level}"]
     return " ".join(parts)
@@ -220,15 +253,24 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
                 progress: Callable[[str, int], Callable[[int], None]] | None = None) -> tuple[dict[str, list[Item]], dict]:
     lexicon = load_lexicon(lexicon_dir)
     paradigms = select_paradigms(load_paradigms(grammar_dir), request.phenomenon, request.dependency)
-    factors = {f for f, _ in request.levels} | ({request.vary} if request.vary else set())
-    if factors and len(paradigms) > 1:
-        # Several paradigms: build those that have the factors asked for.
-        supported = [p for p in paradigms if factors <= set(p.variants) | {bands.FACTOR}]  # every paradigm has zipf bands
+    fixed = {f for f, _ in request.levels}
+    requests = {p.name: request for p in paradigms}
+    if (fixed or request.vary) and len(paradigms) > 1:
+        # Several paradigms: build those that have the fixed factors and at least one varied
+        # factor, each varying the factors it has (--vary filler --vary gap: the relative
+        # clauses, which have no filler factor, vary gap alone).
+        def has(p: Paradigm, factor: str) -> bool:
+            return factor in p.variants or factor == bands.FACTOR  # every paradigm has zipf bands
+
+        supported = [p for p in paradigms if all(has(p, f) for f in fixed)
+                     and (not request.vary or any(has(p, f) for f in request.vary))]
         if not supported:
             raise BuildError(f"no paradigm of {request.phenomenon!r} has the variant factor(s) "
-                             f"{', '.join(sorted(factors))}; see `gen list`")
+                             f"{', '.join(sorted(fixed | set(request.vary)))}; see `gen list`")
         paradigms = supported
-    builders = [ParadigmBuilder(p, lexicon, request) for p in paradigms]  # all plans checked before sampling
+        requests = {p.name: dataclasses.replace(request, vary=tuple(f for f in request.vary if has(p, f)))
+                    for p in paradigms}
+    builders = [ParadigmBuilder(p, lexicon, requests[p.name]) for p in paradigms]  # all plans checked before sampling
     results: dict[str, list[Item]] = {}
     for builder in builders:
         advance = progress(builder.paradigm.name, request.n) if progress else None
@@ -240,7 +282,8 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
         "command": command_line(request),
         "seed": request.seed,
         "n_per_paradigm": request.n,
-        "vary": request.vary,
+        # one factor as a string (as before several could be crossed), several as a list
+        "vary": (request.vary[0] if len(request.vary) == 1 else list(request.vary)) if request.vary else None,
         "levels": dict(request.levels),
         "files": {
             **{f"lexicon/{k}": v for k, v in file_digests(list(lexicon.files.values()), lexicon_dir).items()},
@@ -255,6 +298,7 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
                 "label": b.paradigm.label,
                 "strength": b.paradigm.strength,
                 "capacity": b.capacity,
+                **({"vary": list(b.request.vary)} if request.vary else {}),
                 **({"zipf_bands": b.zipf_bands} if b.zipf_bands else {}),
                 **paradigm_stats(results[b.paradigm.name], lexicon, CONTENT_TABLES),
             }

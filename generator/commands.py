@@ -49,7 +49,8 @@ def build(
     n: int = typer.Option(1000, min=1, help="Items per paradigm (matched sets with --vary)."),
     seed: int = typer.Option(0, help="Random seed; the same seed gives byte-identical files."),
     out: Optional[Path] = typer.Option(None, help="Output folder (default: generated/<suite>)."),
-    vary: Optional[str] = typer.Option(None, help="Cross a variant factor item-matched (e.g. subject_type)."),
+    vary: list[str] = typer.Option([], help="Cross a variant factor item-matched (e.g. subject_type); "
+                                          "repeat it to cross several, each level with each (--vary filler --vary gap)."),
     level: list[str] = typer.Option([], help="Fix a variant level, FACTOR=LEVEL (repeatable)."),
     lexicon: Path = typer.Option(LEXICON_DIR, help="Lexicon folder."),
     grammar: Path = typer.Option(GRAMMAR_DIR, help="Grammar folder."),
@@ -62,9 +63,9 @@ def build(
     from .build import BuildRequest, build_suite, suite_name, write_suite
     from .balance_table import balance_table, print_table
 
-    request = BuildRequest(phenomenon, n, seed, vary, _parse_levels(level), dependency)
     console = Console(stderr=True)
     with user_errors():
+        request = BuildRequest(phenomenon, n, seed, tuple(vary), _parse_levels(level), dependency)
         with Progress(TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
                       console=console, disable=quiet or not console.is_terminal, transient=True) as bar:
             def progress(name: str, total: int):

@@ -1,6 +1,6 @@
 """Italian morphology the templates need: articles with elision and allomorphy, articulated
 prepositions, subject-verb agreement, compound tenses with auxiliary selection and
-participle agreement, reflexive clitics."""
+participle agreement, reflexive and resumptive clitics."""
 
 from __future__ import annotations
 
@@ -85,3 +85,16 @@ def agree_participle(participle: str, gender: str, number: str) -> str:
     if number == "sg":
         return participle if gender != "f" else stem + "a"
     return stem + ("e" if gender == "f" else "i")
+
+
+_OBJECT_CLITICS = {("m", "sg"): "lo", ("f", "sg"): "la", ("m", "pl"): "li", ("f", "pl"): "le"}
+
+
+def object_clitic(gender: str, number: str, before: str) -> str:
+    """The accusative clitic lo / la / li / le; lo and la elide before a vowel or an h
+    (l'ha, l'abbia, l'aveva), li and le never do. Returned with its separator: 'l'' or 'lo '."""
+    clitic = _OBJECT_CLITICS[(gender, number)]
+    w = _initial(before)
+    if number == "sg" and w and (w[0] in VOWELS or w[0] == "h"):
+        return "l'"
+    return clitic + " "

@@ -82,6 +82,17 @@ def _gender(subject: Filler | str) -> str:
     return subject.gender if isinstance(subject, Filler) else "m"
 
 
+def _agreement(antecedent: Filler | str) -> tuple[str, str]:
+    """Gender and number a resumptive clitic takes from its antecedent: a noun slot, or a
+    code for a bare wh-word ('msg': cosa is masculine singular)."""
+    if isinstance(antecedent, Filler):
+        return antecedent.gender, antecedent.number
+    text = str(antecedent)
+    if len(text) != 3 or text[0] not in "mf" or text[1:] not in ("sg", "pl"):
+        raise TemplateError(f"a resumptive clitic agrees with a slot or a code like 'msg' or 'fpl', not {text!r}")
+    return text[0], text[1:]
+
+
 def make_environment(lexicon: Lexicon) -> jinja2.Environment:
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
     env.globals["range"] = safe_range   # a template cannot ask for a billion-element range
@@ -111,9 +122,11 @@ def make_environment(lexicon: Lexicon) -> jinja2.Environment:
     def which(x: Filler, number: str = "sg") -> str:
         return f"{'quale' if number == 'sg' else 'quali'} {noun(x, number)}"
 
-    def finite(v: Filler, tense: str, subject: Filler | str) -> str:
+    def finite(v: Filler, tense: str, subject: Filler | str, resume: Filler | str | None = None) -> str:
         person, number = _person(subject)
         form = v.entry.forms[tense][m.person_index(person, number)]
+        if resume is not None:
+            return _resumed(v, resume, form)
         return f"{m.reflexive_clitic(person, number)} {form}" if v.reflexive else form
 
     def participle(v: Filler, subject: Filler | str) -> str:
@@ -123,21 +136,35 @@ def make_environment(lexicon: Lexicon) -> jinja2.Environment:
             return m.agree_participle(part, _gender(subject), number)
         return part
 
-    def perfect(v: Filler, aux_tense: str, subject: Filler | str) -> str:
-        """Compound tense: auxiliary (avere/essere, as the lexicon says) + participle."""
+    def perfect(v: Filler, aux_tense: str, subject: Filler | str, resume: Filler | str | None = None) -> str:
+        """Compound tense: auxiliary (avere/essere, as the lexicon says) + participle. With
+        `resume`, a resumptive object clitic agreeing with it precedes the auxiliary and the
+        participle agrees with the clitic, as Italian wants under avere (l'ha riparata)."""
         aux = Filler(auxiliaries["essere" if v.reflexive else v.entry.feature("aux")])
         person, number = _person(subject)
         aux_form = aux.entry.forms[aux_tense][m.person_index(person, number)]
+        if resume is not None:
+            gender, number_ = _resumed_agreement(v, resume)
+            return _resumed(v, resume, f"{aux_form} {m.agree_participle(v.entry.form('part'), gender, number_)}")
         clitic = f"{m.reflexive_clitic(person, number)} " if v.reflexive else ""
         return f"{clitic}{aux_form} {participle(v, subject)}"
 
-    def clause_verb(v: Filler, connective: Filler, subject: Filler | str) -> str:
+    def clause_verb(v: Filler, connective: Filler, subject: Filler | str, resume: Filler | str | None = None) -> str:
         """The form a connective's clause needs, from its `mood` (ind, subj) and `tense`
         (pres, impf: simple; perf, pluperf: the auxiliary in the present or the imperfect)."""
         mood, tense = connective.entry.feature("mood"), connective.entry.feature("tense")
         if tense in ("perf", "pluperf"):
-            return perfect(v, f"{'pres' if tense == 'perf' else 'impf'}_{mood}", subject)
-        return finite(v, f"{tense}_{mood}", subject)
+            return perfect(v, f"{'pres' if tense == 'perf' else 'impf'}_{mood}", subject, resume)
+        return finite(v, f"{tense}_{mood}", subject, resume)
+
+    def _resumed_agreement(v: Filler, resume: Filler | str) -> tuple[str, str]:
+        if v.reflexive or v.entry.feature("aux") == "essere":
+            raise TemplateError(f"a resumptive clitic needs a transitive verb with avere, not {v.lemma!r}")
+        return _agreement(resume)
+
+    def _resumed(v: Filler, resume: Filler | str, form: str) -> str:
+        gender, number = _resumed_agreement(v, resume)
+        return m.join(m.object_clitic(gender, number, form).rstrip(" "), form)
 
     env.filters.update(noun=noun, article=article, det=det, np=np, indef=indef, prep=prep,
                        which=which, verb=finite, participle=participle, perfect=perfect,
