@@ -24,7 +24,7 @@ YES_NO = frozenset(("yes", "no"))
 # Relations an adjunct clause can bear to its host event: one per connective (connectives.csv).
 ADJUNCT_RELATIONS = frozenset("condition when during after before".split())
 # Kinds of everyday act an adjunct-host verb plausibly follows or answers (lexicon/README.md).
-EVENT_KINDS = frozenset("disruptive contestable grave chore".split())
+EVENT_KINDS = frozenset("disruptive contestable grave public chore".split())
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,12 @@ A sheet holds a seeded sample of items, every sentence a row, the rows shuffled 
 items and paradigms; the reader sees only an opaque row id, the sentence, whether it is
 meant to be grammatical or a violation, and the labels allowed for it. Where each row
 comes from lives in a key file beside the sheet. Scoring reads the key and several filled
-copies of the sheet and computes label rates with Wilson intervals and inter-reader agreement."""
+copies of the sheet and computes label rates with Wilson intervals and inter-reader agreement.
+
+Violation rows also ask how bad the sentence is (the graded scale: clearly-bad / degraded /
+acceptable), since what rescues an island is a matter of degree. In a suite built with
+`--vary`, a sample is of matched sets: every level of a sampled set is in the sheet, each
+sentence once, and the figures are given per paradigm and level."""
 
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .suite import Suite, atomic_write_text
+from .suite import Item, Suite, atomic_write_text
 
 GRAMMATICAL, VIOLATION = "grammatical", "violation"
 ALLOWED_LABELS = {
@@ -35,8 +40,13 @@ MEASURES = {
                 ("any-acceptable-parse", ("alt-parse-clear", "alt-parse-weak")),
                 ("second-error", ("second-error",))),
 }
-SHEET_COLUMNS = ("row_id", "meant_to_be", "sentence", "allowed_labels", "judgment", "comment")
+# How bad a violation is, asked beside its label (None: the sheet has no severity column).
+SEVERITIES = ("clearly-bad", "degraded", "acceptable")
+SEVERITY = "severity"                 # agreement over the graded scale
+SEVERITY_PREFIX = "severity: "        # rate names: "severity: degraded"
+SHEET_COLUMNS = ("row_id", "meant_to_be", "sentence", "allowed_labels", "judgment", "severity", "comment")
 KEY_COLUMNS = ("row_id", "paradigm", "item_id", "condition", "meant_to_be", "sentence")
+LEVEL_COLUMN = "level"  # optional in keys written before suites were sampled by level
 ALL = "all"
 
 
@@ -54,6 +64,12 @@ class KeyRow:
     condition: str
     meant_to_be: str  # GRAMMATICAL or VIOLATION
     sentence: str
+    level: str = ""   # the item's levels of the varied factors, "filler=dlinked gap=resumptive"
+
+    @property
+    def group(self) -> str:
+        """What figures are given for: the paradigm, or the paradigm at one level."""
+        return f"{self.paradigm} [{self.level}]" if self.level else self.paradigm
 
 
 # ---------------------------------------------------------------------------------------
@@ -71,8 +87,24 @@ def _rng(seed: int, purpose: str) -> random.Random:
     return random.Random(f"isole-review\t{seed}\t{purpose}")
 
 
+def varied_factors(suite: Suite, paradigm: str) -> tuple[str, ...]:
+    """The factors the suite crossed item-matched in this paradigm (manifest `vary`)."""
+    described = (suite.manifest.get("paradigms") or {}).get(paradigm) or {}
+    vary = described.get("vary", suite.manifest.get("vary"))
+    return (vary,) if isinstance(vary, str) else tuple(vary or ())
+
+
+def _matched_sets(items: Sequence[Item]) -> list[tuple[Item, ...]]:
+    sets: dict[str, list[Item]] = {}
+    for item in items:
+        sets.setdefault(item.set_id, []).append(item)
+    return [tuple(v) for v in sets.values()]
+
+
 def sample_rows(suite: Suite, n: int, seed: int, paradigms: Sequence[str] = ()) -> list[KeyRow]:
-    """`n` items per paradigm (seeded), all four sentences of each, shuffled across the sample."""
+    """`n` items per paradigm (seeded), all four sentences of each, shuffled across the sample.
+    In a suite built with --vary, `n` matched sets: every level of each, so `n` items per
+    level; a sentence shared by two levels is one row of the sheet, two rows of the key."""
     chosen = list(paradigms) or sorted(suite.paradigms)
     unknown = [p for p in chosen if p not in suite.paradigms]
     if unknown:
@@ -81,20 +113,30 @@ def sample_rows(suite: Suite, n: int, seed: int, paradigms: Sequence[str] = ()) 
         raise ReviewError(f"--n must be at least 1, not {n}")
     rows: list[KeyRow] = []
     for paradigm in chosen:
-        items = suite.paradigms[paradigm]
-        if n > len(items):
-            raise ReviewError(f"--n {n} is more than the {len(items)} items of {paradigm}; "
-                              f"use --n {len(items)} or less")
-        for item in _rng(seed, paradigm).sample(items, n):
-            for condition in item.layout.conditions:
-                sentence = item.conditions[condition]
-                kind = GRAMMATICAL if sentence.grammatical else VIOLATION
-                rows.append(KeyRow(_row_id(seed, paradigm, item.item_id, condition), paradigm,
-                                   item.item_id, condition, kind, sentence.text))
-    if len({r.row_id for r in rows}) != len(rows):
+        factors = varied_factors(suite, paradigm)
+        units = _matched_sets(suite.paradigms[paradigm]) if factors else [(i,) for i in suite.paradigms[paradigm]]
+        if n > len(units):
+            what = "matched sets" if factors else "items"
+            raise ReviewError(f"--n {n} is more than the {len(units)} {what} of {paradigm}; "
+                              f"use --n {len(units)} or less")
+        ids_of_text: dict[str, str] = {}  # one row id per sentence of the paradigm
+        for unit in _rng(seed, paradigm).sample(units, n):
+            for item in unit:
+                level = " ".join(f"{f}={item.variant.get(f, '')}" for f in factors)
+                for condition in item.layout.conditions:
+                    sentence = item.conditions[condition]
+                    kind = GRAMMATICAL if sentence.grammatical else VIOLATION
+                    row_id = ids_of_text.setdefault(sentence.text, _row_id(seed, paradigm, item.item_id, condition))
+                    rows.append(KeyRow(row_id, paradigm, item.item_id, condition, kind, sentence.text, level))
+    if len({(r.row_id, r.item_id, r.condition) for r in rows}) != len(rows):
         raise ReviewError("two sampled rows share an id (the suite repeats an item id)")
     _rng(seed, "shuffle").shuffle(rows)
     return rows
+
+
+def _allowed_text(kind: str) -> str:
+    labels = " / ".join(ALLOWED_LABELS[kind])
+    return f"{labels}; severity: {' / '.join(SEVERITIES)}" if kind == VIOLATION else labels
 
 
 def key_path_for(sheet: Path) -> Path:
@@ -113,11 +155,14 @@ def _csv_text(header: Sequence[str], records: Iterable[Sequence[str]]) -> str:
 def write_sheet(sheet: Path, rows: Sequence[KeyRow]) -> Path:
     """Write the blinded sheet and its key (both atomically); return the key's path."""
     key = key_path_for(sheet)
-    atomic_write_text(key, _csv_text(KEY_COLUMNS, (
-        (r.row_id, r.paradigm, r.item_id, r.condition, r.meant_to_be, r.sentence) for r in rows)))
-    atomic_write_text(sheet, _csv_text(SHEET_COLUMNS, (
-        (r.row_id, r.meant_to_be, r.sentence, " / ".join(ALLOWED_LABELS[r.meant_to_be]), "", "")
+    leveled = any(r.level for r in rows)
+    atomic_write_text(key, _csv_text(KEY_COLUMNS + ((LEVEL_COLUMN,) if leveled else ()), (
+        (r.row_id, r.paradigm, r.item_id, r.condition, r.meant_to_be, r.sentence) + ((r.level,) if leveled else ())
         for r in rows)))
+    unique = {r.row_id: r for r in reversed(rows)}  # first occurrence of each sentence, in sheet order
+    atomic_write_text(sheet, _csv_text(SHEET_COLUMNS, (
+        (r.row_id, r.meant_to_be, r.sentence, _allowed_text(r.meant_to_be), "", "", "")
+        for r in rows if unique[r.row_id] is r)))
     for path in (key, sheet):
         os.chmod(path, 0o644)  # temp files are private; a sheet is meant to be copied and shared
     return key
@@ -164,24 +209,46 @@ def _read_csv(path: Path, required: Sequence[str]) -> list[tuple[int, dict[str, 
     return rows
 
 
-def read_key(path: Path) -> dict[str, KeyRow]:
-    key: dict[str, KeyRow] = {}
+class Key(dict):
+    """Row id -> its key row (the first, where levels of a matched set share a sentence);
+    `rows` holds every key row, each level's own."""
+
+    def __init__(self, rows: Sequence[KeyRow]):
+        super().__init__()
+        for row in rows:
+            self.setdefault(row.row_id, row)
+        self.rows = tuple(rows)
+
+
+def key_rows(key: dict[str, KeyRow]) -> tuple[KeyRow, ...]:
+    return key.rows if isinstance(key, Key) else tuple(key.values())
+
+
+def read_key(path: Path) -> Key:
+    rows: list[KeyRow] = []
+    first: dict[str, KeyRow] = {}
+    places: set[tuple[str, str, str]] = set()
     for line, row in _read_csv(path, KEY_COLUMNS):
         if row["meant_to_be"] not in ALLOWED_LABELS:
             raise ReviewError(f"{path}:{line}: meant_to_be is {row['meant_to_be']!r}, "
                               f"expected {GRAMMATICAL} or {VIOLATION}")
-        if row["row_id"] in key:
+        entry = KeyRow(*(row[c] for c in KEY_COLUMNS), level=row.get(LEVEL_COLUMN, ""))
+        # An id may recur only for one sentence shared by the levels of a matched set.
+        place = (entry.row_id, entry.item_id, entry.condition)
+        if place in places or first.setdefault(entry.row_id, entry).sentence != entry.sentence:
             raise ReviewError(f"{path}:{line}: row id {row['row_id']} appears twice")
-        key[row["row_id"]] = KeyRow(*(row[c] for c in KEY_COLUMNS))
-    if not key:
+        places.add(place)
+        rows.append(entry)
+    if not rows:
         raise ReviewError(f"{path}: the key has no rows")
-    return key
+    return Key(rows)
 
 
 @dataclass(frozen=True)
 class FilledSheet:
     path: Path
     judgments: dict[str, str]  # row id -> label
+    severities: dict[str, str] | None = None  # violation row id -> severity; None: no severity column
 
 
 def read_filled_sheet(path: Path, key: dict[str, KeyRow], max_problems: int = 20) -> FilledSheet:
@@ -189,10 +256,19 @@ def read_filled_sheet(path: Path, key: dict[str, KeyRow], max_problems: int = 20
     listing the problems by file and line."""
     problems: list[str] = []
     judgments: dict[str, str] = {}
+    severities: dict[str, str] = {}
     seen: set[str] = set()
-    for line, row in _read_csv(path, ("row_id", "judgment")):
+    rows = _read_csv(path, ("row_id", "judgment"))
+    graded = bool(rows) and "severity" in rows[0][1]  # sheets written before the scale have no column
+    for line, row in rows:
         row_id, label = row["row_id"], row["judgment"].lower()
         entry = key.get(row_id)
+        severity = row.get("severity", "").lower()
+        if graded and entry is not None and entry.meant_to_be == VIOLATION and severity not in SEVERITIES:
+            problems.append(f"{path}:{line}: row {row_id}: severity {row.get('severity', '')!r}; a violation row "
+                            f"says how bad it is: one of {', '.join(SEVERITIES)}")
+        elif graded and entry is not None and entry.meant_to_be == VIOLATION:
+            severities[row_id] = severity
         if entry is None:
             problems.append(f"{path}:{line}: row id {row_id!r} is not in the key "
                             f"(a sheet from another sample, or an edited id?)")
@@ -214,7 +290,7 @@ def read_filled_sheet(path: Path, key: dict[str, KeyRow], max_problems: int = 20
     if problems:
         more = f"\n... and {len(problems) - max_problems} more" if len(problems) > max_problems else ""
         raise ReviewError(f"{len(problems)} problem(s) in {path}:\n" + "\n".join(problems[:max_problems]) + more)
-    return FilledSheet(Path(path), judgments)
+    return FilledSheet(Path(path), judgments, severities if graded else None)
 
 
 def find_key(sheets: Sequence[Path]) -> Path:
@@ -324,43 +400,51 @@ def reader_names(sheets: Sequence[Path]) -> tuple[str, ...]:
 
 def score_sheets(key: dict[str, KeyRow], sheets: Sequence[FilledSheet]) -> ReviewScore:
     readers = reader_names([s.path for s in sheets])
-    paradigms = sorted({r.paradigm for r in key.values()})
+    every_row = key_rows(key)
+    groups = sorted({r.group for r in every_row})
+    graded = bool(sheets) and all(sheet.severities is not None for sheet in sheets)
 
-    def rows_of(paradigm: str, kind: str) -> list[KeyRow]:
-        return [r for r in key.values()
-                if paradigm in (ALL, r.paradigm) and kind in (ALL, r.meant_to_be)]
+    def rows_of(group: str, kind: str) -> list[KeyRow]:
+        return [r for r in every_row if group in (ALL, r.group) and kind in (ALL, r.meant_to_be)]
+
+    def rates_of(group: str, kind: str, measure: str, rows: list[KeyRow], answer) -> list[Rate]:
+        per_reader = [sum(answer(sheet, r) for r in rows) for sheet in sheets]
+        return [Rate(group, reader, kind, measure, count, n, *wilson(count, n))
+                for reader, count, n in ((POOLED, sum(per_reader), len(rows) * len(sheets)),
+                                         *((name, c, len(rows)) for name, c in zip(readers, per_reader)))]
 
     rates = []
-    for paradigm in (*paradigms, ALL):
+    for group in (*groups, ALL):
         for kind, measures in MEASURES.items():
-            rows = rows_of(paradigm, kind)
+            rows = rows_of(group, kind)
             if not rows:
                 continue
             for measure, labels in measures:
-                per_reader = [sum(sheet.judgments[r.row_id] in labels for r in rows) for sheet in sheets]
-                for reader, count, n in ((POOLED, sum(per_reader), len(rows) * len(sheets)),
-                                         *((name, c, len(rows)) for name, c in zip(readers, per_reader))):
-                    rates.append(Rate(paradigm, reader, kind, measure, count, n, *wilson(count, n)))
+                rates += rates_of(group, kind, measure, rows,
+                                  lambda sheet, r, labels=labels: sheet.judgments[r.row_id] in labels)
+            if kind == VIOLATION and graded:
+                for severity in SEVERITIES:
+                    rates += rates_of(group, kind, SEVERITY_PREFIX + severity, rows,
+                                      lambda sheet, r, severity=severity: sheet.severities[r.row_id] == severity)
     if len(sheets) < 2:
         return ReviewScore(readers, tuple(s.path for s in sheets), tuple(rates), (), ())
 
-    def labels(row: KeyRow) -> list[str]:
-        return [sheet.judgments[row.row_id] for sheet in sheets]
-
     agreement, pairs = [], []
-    for paradigm in (*paradigms, ALL):
-        for kind in (GRAMMATICAL, VIOLATION, ALL):
-            rows = rows_of(paradigm, kind)
+    for group in (*groups, ALL):
+        for kind in (GRAMMATICAL, VIOLATION, ALL) + ((SEVERITY,) if graded else ()):
+            rows = rows_of(group, VIOLATION if kind == SEVERITY else kind)
             if not rows:
                 continue
-            table = [labels(r) for r in rows]
+            answers = (lambda sheet, r: sheet.severities[r.row_id]) if kind == SEVERITY else \
+                (lambda sheet, r: sheet.judgments[r.row_id])
+            table = [[answers(sheet, r) for sheet in sheets] for r in rows]
             shares = []
             for (i, a), (j, b) in itertools.combinations(enumerate(readers), 2):
                 agree = sum(row[i] == row[j] for row in table)
                 shares.append(agree / len(rows))
-                if paradigm == ALL:
+                if group == ALL:
                     pairs.append(PairAgreement(a, b, kind, agree, len(rows)))
-            agreement.append(Agreement(paradigm, kind, len(rows), fleiss_kappa(table),
+            agreement.append(Agreement(group, kind, len(rows), fleiss_kappa(table),
                                        sum(shares) / len(shares)))
     return ReviewScore(readers, tuple(s.path for s in sheets), tuple(rates), tuple(agreement), tuple(pairs))
 
@@ -412,7 +496,8 @@ def render_text(score: ReviewScore) -> None:
     for paradigm in dict.fromkeys(r.paradigm for r in score.rates):
         rates = table(paradigm, "measure", *readers)
         for kind, measures in MEASURES.items():
-            present = [m for m, _ in measures if (paradigm, m, readers[0]) in cells]
+            graded = [(SEVERITY_PREFIX + v, ()) for v in SEVERITIES] if kind == VIOLATION else []
+            present = [m for m, _ in (*measures, *graded) if (paradigm, m, readers[0]) in cells]
             for measure in present:
                 rates.add_row(measure, *(
                     f"{r.count}/{r.n} {100 * r.rate:.1f}%\n[{100 * r.low:.1f}–{100 * r.high:.1f}]"
@@ -442,6 +527,7 @@ def score_json(score: ReviewScore, key_path: Path) -> dict:
         "readers": list(score.readers),
         "allowed_labels": {kind: list(labels) for kind, labels in ALLOWED_LABELS.items()},
         "measures": {kind: {m: list(ls) for m, ls in measures} for kind, measures in MEASURES.items()},
+        "severities": list(SEVERITIES),
         "rates": [{"paradigm": r.paradigm, "reader": r.reader, "meant_to_be": r.meant_to_be,
                    "measure": r.measure, "count": r.count, "n": r.n, "rate": r.rate,
                    "wilson_low": r.low, "wilson_high": r.high} for r in score.rates],

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .amelioration import amelioration_frame, run_ameliorations
 from .document import Block, Figure, Heading, Table, Text
 from .html import render_html
 from .load import TABLE_MEASURES, Run, order_paradigms, paradigm_label
@@ -81,6 +82,7 @@ def build_comparison(runs: list[Run], out: Path, seed: int, n_resamples: int) ->
         Figure("figures/compare.png", "Factorial accuracy per island with 95% bootstrap intervals",
                "figures/compare.pdf"),
     ]
+    blocks += _amelioration_blocks(runs, seed, n_resamples, tables)
     (out / "compare.md").write_text(render_markdown(blocks), encoding="utf-8")
     (out / "compare.html").write_text(render_html(blocks, out, "Model comparison"), encoding="utf-8")
     return out / "compare.md"
@@ -103,6 +105,44 @@ def _licensing_blocks(runs: list[Run], seed: int, n_resamples: int, tables: Path
                  "expects a gap after a wh-filler. Island results mean little for a model that fails here."),
             Table(("model", "paradigm", "scored on", "n", "licensing > 0 % [95% CI]", "mean [95% CI]"), rows,
                   "tables/compare_licensing.csv")]
+
+
+def _amelioration_blocks(runs: list[Run], seed: int, n_resamples: int, tables: Path) -> list[Block]:
+    """Islands x contrasts as rows, one column per model (LP); only when a run crosses
+    item-matched factors. `tables/amelioration.csv` holds every measure."""
+    found = {r.name: run_ameliorations(r, n_resamples, seed) for r in runs}
+    if not any(found.values()):
+        return []
+    frames = []
+    for run in (r for r in runs if found[r.name]):
+        frame = amelioration_frame(found[run.name])
+        frame.insert(1, "column", [column_label(run, m) for m in frame["measure"]])
+        frames.append(frame)
+    write_csv(pd.concat(frames, ignore_index=True), tables / "amelioration.csv")
+    main = [{(a.info.name, a.contrast): a for a in found[r.name] if a.measure == MAIN_MEASURE} for r in runs]
+    rows = {}
+    for table in main:
+        for key, a in table.items():
+            rows.setdefault(key, a)  # label and order from the first run that has the row
+    order = sorted(rows, key=lambda key: rows[key].order())
+    labels = unique_labels(runs, MAIN_MEASURE)
+    return [Heading("Amelioration: what rescues an island"),
+            Text("Each cell of the item-matched factors minus the reference cell (every factor at its first "
+                 "level alphabetically: filler=bare, gap=gap), paired over the matched sets that hold both, "
+                 f"with 95% paired bootstrap intervals over sets ({MAIN_MEASURE}; every measure and the values "
+                 "at each cell are in `tables/amelioration.csv`). A negative Δ mean DD means the change "
+                 "shrinks the island effect (amelioration). Islands from weak to strong."),
+            Heading("Δ mean DD, level − reference [95% CI]", 3),
+            _amelioration_grid(order, rows, main, labels, "diff_DD", 2),
+            Heading("Δ DD > 0, level − reference (points) [95% CI]", 3),
+            _amelioration_grid(order, rows, main, labels, "diff_acc", 1)]
+
+
+def _amelioration_grid(order, rows: dict, main: list[dict], labels: list[str], stat: str, digits: int) -> Table:
+    body = tuple((rows[key].island, rows[key].contrast,
+                  *(with_ci(getattr(table[key], stat), digits) if key in table else DASH for table in main))
+                 for key in order)
+    return Table(("island", "contrast", *labels), body, "tables/amelioration.csv")
 
 
 def _lookup(stats, run: Run, measure: str) -> dict[str, GroupStats]:

@@ -11,8 +11,8 @@ from ..factorial import DD_TOLERANCE
 from ..licensing import REGION_MEASURE
 from .bootstrap import Estimate, bootstrap_means, rng_for
 from .document import Block, Heading, Table, Text
-from .load import Run, order_paradigms, paradigm_label
-from .tables import with_ci
+from .load import Run, layout_key, order_paradigms, table_label
+from .tables import InfoOf, with_ci
 
 MEASURES = ("LP", REGION_MEASURE)
 STATS = ("licensing_acc", "mean_licensing", "wh_effect_gap", "wh_effect_nogap", "mp_TN_TG", "mp_WG_WN")
@@ -45,12 +45,13 @@ def est(row, name: str) -> Estimate:
     return Estimate(row[name], row[f"{name}_lo"], row[f"{name}_hi"])
 
 
-def licensing_blocks(frame: pd.DataFrame, baseline: pd.DataFrame | None) -> list[Block]:
+def licensing_blocks(frame: pd.DataFrame, baseline: pd.DataFrame | None, info: InfoOf) -> list[Block]:
+    """The licensing table, paradigms named and ordered like the report's figures."""
     if frame.empty:
         return []
     rows = []
-    for _, r in frame.iterrows():
-        cells = [paradigm_label(r["paradigm"]), "whole sentence" if r["measure"] == "LP" else "after the gap",
+    for r in sorted(frame.to_dict("records"), key=lambda row: layout_key(info(row["paradigm"]))):
+        cells = [table_label(info(r["paradigm"])), "whole sentence" if r["measure"] == "LP" else "after the gap",
                  str(int(r["n"])), with_ci(est(r, "licensing_acc")), with_ci(est(r, "mean_licensing"), 2),
                  with_ci(est(r, "wh_effect_gap"), 2), with_ci(est(r, "wh_effect_nogap"), 2),
                  with_ci(est(r, "mp_TN_TG")), with_ci(est(r, "mp_WG_WN"))]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from suite_format import ISLAND, ParadigmInfo
+from suite_format import ISLAND, ParadigmInfo, island_rank
 
 from .errors import ReportError
 
@@ -34,6 +34,8 @@ PARADIGM_LABELS = {
     "adjunct_island_temporal": "adjunct (temporal)",
     "filler_gap": "filler-gap",
 }
+# Rows of the figures and tables: questions first, then relative clauses.
+DEPENDENCY_NAMES = {"wh": "wh-question", "rc": "relative clause"}
 SCORER_LABELS = {"lp": "LP", "pll": "PLL", "pll-word-l2r": "PLL-word-l2r", "unigram": "unigram"}
 TABLE_MEASURES = ("LP", "PenLP")
 BASELINE_NAME = "unigram.unigram"
@@ -54,6 +56,19 @@ def paradigm_label(paradigm: str) -> str:
 def axis_labels(paradigm: str) -> tuple[str, str]:
     """Names of the two levels of the dependency-length factor."""
     return ("object gap", "subject gap") if paradigm.startswith("subject_island") else ("short", "long")
+
+
+def layout_key(info: ParadigmInfo) -> tuple:
+    """Order of figure rows and table rows: islands before other designs, wh before rc, then
+    the islands from weak to strong (`island_rank`)."""
+    known = list(DEPENDENCY_NAMES)
+    dependency = known.index(info.dependency) if info.dependency in known else len(known)
+    return (info.design != "island", dependency, info.dependency, island_rank(info))
+
+
+def table_label(info: ParadigmInfo) -> str:
+    """A paradigm as a table row: 'whether (weak), wh', 'complex NP, rc'."""
+    return f"{info.marked_label}, {info.dependency}"
 
 
 def order_paradigms(names) -> list[str]:
@@ -111,6 +126,10 @@ class Run:
         """The paradigm's label, dependency and island strength (guessed from its name for
         runs written before run.json said)."""
         return ParadigmInfo.from_json(paradigm, self.described.get(paradigm))
+
+    def in_layout_order(self, paradigms) -> list[str]:
+        """`paradigms` in the order of the report's figures and tables (`layout_key`)."""
+        return sorted(paradigms, key=lambda p: layout_key(self.info_of(p)))
 
     @property
     def scorer_label(self) -> str:

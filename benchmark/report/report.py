@@ -3,12 +3,13 @@ report.html, written into a folder (the caller makes that folder appear atomical
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from . import interaction, mixed, surprisal
+from .amelioration import Amelioration, amelioration_blocks, amelioration_frame, run_ameliorations
 from .licensing import licensing_blocks, licensing_frame
 from .document import Block, Bullets, Figure, Heading, Table, Text
 from .html import render_html
@@ -17,7 +18,8 @@ from .markdown import render_markdown
 from .output import safe_name, write_csv
 from .summary import (GroupStats, LevelDifference, differences_frame, paradigm_stats, stats_frame,
                       variant_differences, variant_stats)
-from .tables import difference_table, factorial_table, minimal_pair_table, mixed_table, variant_table
+from .tables import (difference_table, factorial_table, label_columns, minimal_pair_table, mixed_table,
+                     variant_table)
 
 MAIN_MEASURE = "LP"  # sentence score for mixed models, interaction plots and item titles
 
@@ -39,6 +41,8 @@ class _Collected:
     surprisal: list[pd.DataFrame]
     licensing: list[pd.DataFrame]
     differences: list[LevelDifference]
+    amelioration: list[Amelioration] = field(default_factory=list)
+    filler_gap: list[pd.DataFrame] = field(default_factory=list)
 
 
 def build_report(runs: list[Run], baseline: Run | None, out: Path, opts: ReportOptions) -> Path:
@@ -53,14 +57,16 @@ def build_report(runs: list[Run], baseline: Run | None, out: Path, opts: ReportO
         blocks += _run_section(run, base_stats, base_licensing, out, opts, got)
     if baseline is not None:
         blocks += _baseline_section(baseline, out, got)
-    _write_tables(got, out)
+    _write_tables(got, out, {r.name: r for r in [*runs, baseline] if r is not None})
     blocks += [Heading("Files"), Bullets((
         "`tables/paradigms.csv`: every factorial and minimal-pair statistic with its CI",
         "`tables/licensing.csv`: the filler-gap licensing statistics with their CIs",
         "`tables/variants.csv`: the same per variant level",
         "`tables/differences.csv`: level − reference level, paired over matched sets (varied builds)",
+        "`tables/amelioration.csv`: each filler / gap cell − the reference cell per island (crossed builds)",
         "`tables/mixed.csv`: mixed-effects interaction terms and the fit's warnings",
         "`tables/interaction.csv`: the data behind the interaction plots",
+        "`tables/filler_gap.csv`: the data behind the filler-gap plots",
         "`tables/surprisal.csv`: the data behind the token-surprisal plots",
         "`figures/`: every figure as PNG and PDF",
     ))]
@@ -110,13 +116,14 @@ def _run_section(run: Run, base_stats: dict, base_licensing: pd.DataFrame | None
     if not run.licensing.empty:  # the baseline the island results rest on comes first
         frame = licensing_frame(run, opts.n_resamples, opts.seed)
         got.licensing.append(frame)
-        blocks += licensing_blocks(frame, base_licensing)
+        blocks += licensing_blocks(frame, base_licensing, run.info_of)
+        blocks += _filler_gap_blocks(run, out, got)
         differences = variant_differences(run, MAIN_MEASURE, opts.n_resamples, opts.seed,
                                           run.licensing, "licensing")
         if differences:
             got.differences += differences
             blocks += [Text("Differences between variant levels, paired over matched sets:"),
-                       difference_table(differences, "tables/differences.csv")]
+                       difference_table(differences, "tables/differences.csv", run.info_of)]
     if run.items.empty:
         return blocks
     for measure in TABLE_MEASURES:
@@ -127,20 +134,24 @@ def _run_section(run: Run, base_stats: dict, base_licensing: pd.DataFrame | None
         rows = paradigm_stats(run, measure, opts.n_resamples, opts.seed)
         got.stats += rows
         blocks += [Heading(f"Factorial accuracy, {label}", 3),
-                   factorial_table(rows, base_stats.get(measure, {}), "tables/paradigms.csv"),
+                   factorial_table(rows, base_stats.get(measure, {}), "tables/paradigms.csv", run.info_of),
                    Heading(f"Minimal pairs, {label}", 3),
-                   minimal_pair_table(rows, "tables/paradigms.csv")]
+                   minimal_pair_table(rows, "tables/paradigms.csv", run.info_of)]
         variants = variant_stats(run, measure, opts.n_resamples, opts.seed)
         if variants:
             got.variants += variants
-            blocks += [Heading(f"By variant level, {label}", 3), variant_table(variants, "tables/variants.csv")]
+            blocks += [Heading(f"By variant level, {label}", 3),
+                       variant_table(variants, "tables/variants.csv", run.info_of)]
         differences = variant_differences(run, measure, opts.n_resamples, opts.seed)
         if differences:
             got.differences += differences
             blocks += [Heading(f"Differences between variant levels, {label}", 3),
                        Text("Each level minus the reference level on the same matched sets (built with "
                             "`gen build --vary FACTOR`), with a paired bootstrap over sets."),
-                       difference_table(differences, "tables/differences.csv")]
+                       difference_table(differences, "tables/differences.csv", run.info_of)]
+    amelioration = run_ameliorations(run, opts.n_resamples, opts.seed)
+    got.amelioration += amelioration
+    blocks += amelioration_blocks(run, amelioration)
     blocks += _mixed_blocks(run, got)
     blocks += _interaction_blocks(run, out, got)
     blocks += _surprisal_blocks(run, out, opts, got)
@@ -156,7 +167,7 @@ def _mixed_blocks(run: Run, got: _Collected) -> list[Block]:
         Text("`score ~ length × structure + (1 | item)` per paradigm (statsmodels MixedLM, REML); "
              "length = 1 for long / subject-gap conditions, structure = 1 for island conditions, so the "
              "interaction is −DD on average: negative = super-additive island penalty."),
-        mixed_table(results, {MAIN_MEASURE: label}, "tables/mixed.csv"),
+        mixed_table(results, {MAIN_MEASURE: label}, "tables/mixed.csv", run.info_of),
     ]
     notes = [f"{r.paradigm}: {w}" for r in results for w in r.warnings]
     notes += [f"{r.paradigm}: fit failed ({r.error})" for r in results if r.error]
@@ -166,16 +177,38 @@ def _mixed_blocks(run: Run, got: _Collected) -> list[Block]:
     return blocks
 
 
+def _figure_title(run: Run) -> str:
+    label = run.measure_label(MAIN_MEASURE)
+    return label if label.startswith(run.info.model) else f"{run.info.model}, {label}"
+
+
 def _interaction_blocks(run: Run, out: Path, got: _Collected) -> list[Block]:
     data = interaction.interaction_data(run, MAIN_MEASURE)
+    if data.empty:
+        return []
     got.interaction.append(data)
-    label = run.measure_label(MAIN_MEASURE)
     stem = out / "figures" / f"{safe_name(run.name)}.interaction"
-    name = label if label.startswith(run.info.model) else f"{run.info.model}, {label}"
-    interaction.plot_interactions(data, f"{name}: 7-point bins, z-scored", stem)
+    interaction.plot_interactions(data, f"{_figure_title(run)}: 7-point bins, z-scored", stem)
     return [Heading("Interaction plots", 3),
-            Figure(f"figures/{stem.name}.png", f"{run.info.model}, {label}: mean z-score per condition, "
-                   "standard-error bars; solid non-island, dashed island", f"figures/{stem.name}.pdf")]
+            Figure(f"figures/{stem.name}.png", f"{_figure_title(run)}: mean z-score per condition, "
+                   "standard-error bars; solid non-island, dashed island. One row per dependency "
+                   "(wh-question, relative clause), one column per island, weak islands first.",
+                   f"figures/{stem.name}.pdf")]
+
+
+def _filler_gap_blocks(run: Run, out: Path, got: _Collected) -> list[Block]:
+    """The filler x gap figure, under the licensing table it illustrates."""
+    data = interaction.filler_gap_data(run, MAIN_MEASURE)
+    if data.empty:
+        return []
+    got.filler_gap.append(data)
+    stem = out / "figures" / f"{safe_name(run.name)}.filler_gap"
+    interaction.plot_filler_gap(data, f"{_figure_title(run)}: filler × gap", stem)
+    caption = (f"{_figure_title(run)}: mean per condition, standard-error bars; solid `that`, dashed `wh`. "
+               f"Whole sentence: {run.measure_label(MAIN_MEASURE)} on the 7-point z scale of the interaction "
+               "plots (higher = likelier). After the gap: the surprisal summed over the words right after the "
+               f"gap (`{interaction.REGION_MEASURE}`, bits; higher = less expected).")
+    return [Figure(f"figures/{stem.name}.png", caption, f"figures/{stem.name}.pdf")]
 
 
 def _surprisal_blocks(run: Run, out: Path, opts: ReportOptions, got: _Collected) -> list[Block]:
@@ -204,21 +237,26 @@ def _baseline_section(baseline: Run, out: Path, got: _Collected) -> list[Block]:
     blocks: list[Block] = [Heading("Unigram baseline"),
                            Text("Word-frequency scores that ignore syntax; on additive items their DD is "
                                 "exactly 0, so any accuracy above 0 here comes from non-additive items."),
-                           factorial_table(rows, {}, "tables/paradigms.csv")]
+                           factorial_table(rows, {}, "tables/paradigms.csv", baseline.info_of)]
     return blocks + _interaction_blocks(baseline, out, got)
 
 
-def _write_tables(got: _Collected, out: Path) -> None:
+def _write_tables(got: _Collected, out: Path, runs: dict[str, Run]) -> None:
+    """Every CSV; rows naming a paradigm also give its label, dependency and strength."""
     tables = out / "tables"
-    write_csv(stats_frame(got.stats), tables / "paradigms.csv")
+    write_csv(label_columns(stats_frame(got.stats), runs), tables / "paradigms.csv")
     if got.licensing:
-        write_csv(pd.concat(got.licensing, ignore_index=True), tables / "licensing.csv")
-    write_csv(stats_frame(got.variants), tables / "variants.csv")
+        write_csv(label_columns(pd.concat(got.licensing, ignore_index=True), runs), tables / "licensing.csv")
+    write_csv(label_columns(stats_frame(got.variants), runs), tables / "variants.csv")
     if got.differences:
-        write_csv(differences_frame(got.differences), tables / "differences.csv")
-    write_csv(mixed.mixed_frame(got.mixed), tables / "mixed.csv")
+        write_csv(label_columns(differences_frame(got.differences), runs), tables / "differences.csv")
+    if got.amelioration:
+        write_csv(amelioration_frame(got.amelioration), tables / "amelioration.csv")
+    write_csv(label_columns(mixed.mixed_frame(got.mixed), runs), tables / "mixed.csv")
     if got.interaction:
         write_csv(pd.concat(got.interaction, ignore_index=True), tables / "interaction.csv")
+    if got.filler_gap:
+        write_csv(pd.concat(got.filler_gap, ignore_index=True), tables / "filler_gap.csv")
     surp = pd.concat(got.surprisal, ignore_index=True) if got.surprisal else pd.DataFrame(
         columns=["run", "item_id", "condition", "token_index", "token", "bits", "region"])
     write_csv(surp, tables / "surprisal.csv")

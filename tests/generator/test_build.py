@@ -156,7 +156,23 @@ def test_shipped_default_suite_is_current(default_build, tmp_path):
 
 def test_vary_across_all_paradigms_builds_those_that_have_the_factor():
     results, manifest = build_suite(BuildRequest("all", 10, 0, vary="filler"), LEXICON_DIR, GRAMMAR_DIR)
-    assert "subject_island" not in results and len(results) == 4
+    wh = {"whether_island", "complex_np_island", "subject_island", "adjunct_island_conditional",
+          "adjunct_island_temporal", "filler_gap"}
+    assert set(results) == wh  # every wh paradigm has a bare and a D-linked filler, no rc paradigm has one
+    # Crossing two factors: each paradigm varies those it has (rc: gap alone; subject: filler alone).
+    results, manifest = build_suite(BuildRequest("all", 6, 0, vary=("filler", "gap")), LEXICON_DIR, GRAMMAR_DIR)
+    assert set(results) == set(PARADIGMS) - {"subject_island_rc"}
+    assert manifest["vary"] == ["filler", "gap"]
+    assert manifest["paradigms"]["whether_island_rc"]["vary"] == ["gap"]
+    assert manifest["paradigms"]["subject_island"]["vary"] == ["filler"]
+    assert [i.item_id for i in results["whether_island"][:4]] == [
+        f"whether_island-00000-{f}-{g}" for f in ("bare", "dlinked") for g in ("gap", "resumptive")]
+    for name, items in results.items():
+        sets = {}
+        for item in items:
+            sets.setdefault(item.matched_set, []).append(item)
+        assert all(len(s) == (4 if len(manifest["paradigms"][name]["vary"]) == 2 else 2) for s in sets.values()), name
+        assert len(sets) == 6 and all(item.additive for item in items), name
     with pytest.raises(BuildError, match="no paradigm of 'all' has the variant factor"):
         build_suite(BuildRequest("all", 10, 0, vary="colour"), LEXICON_DIR, GRAMMAR_DIR)
 

@@ -153,7 +153,10 @@ def test_default_build_draws_only_parse_safe_entries(default_build, lexicon):
         assert noun(item.lexical["obj_noun"]).feature("di_theme") == "no"  # not 'fear of whom'
     for item in results["adjunct_island_conditional"]:
         # a condition is answered by a disruptive or contestable act, never by a chore
-        assert verb(item.lexical["host"]).feature("reacts_to") in ("disruptive", "contestable", "grave"), item.item_id
+        assert verb(item.lexical["host"]).feature("reacts_to") in ("disruptive", "contestable", "grave", "public"), item.item_id
+        # a community's reaction (si mobilita, insorge) answers harm to a building, not a printer
+        if verb(item.lexical["host"]).feature("reacts_to") == "public":
+            assert "building" in noun(item.lexical["object"]).feature("classes").split(";"), item.item_id
         # se + the present perfect: the non-island twin reports a completed act, never a
         # one-off event in the present (… comunica che Paolo smarrisce il rapporto)
         participle = verb(item.lexical["verb"]).form("part", 0)

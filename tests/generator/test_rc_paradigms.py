@@ -103,16 +103,16 @@ def test_golden_first_items_of_seed_0(rc_suite):
     assert texts("complex_np_island_rc") == [
         "Ecco il pittore che ha segnalato che Luisa aveva inaugurato la villa.",
         "Ecco la villa che il pittore ha segnalato che Luisa aveva inaugurato.",
-        "Ecco il pittore che ha segnalato la notizia che Luisa aveva inaugurato la villa.",
-        "Ecco la villa che il pittore ha segnalato la notizia che Luisa aveva inaugurato."]
+        "Ecco il pittore che ha segnalato l'indiscrezione che Luisa aveva inaugurato la villa.",
+        "Ecco la villa che il pittore ha segnalato l'indiscrezione che Luisa aveva inaugurato."]
     assert texts("subject_island_rc") == [
-        "Ecco la delusione che è prevedibile che la denuncia di Giovanni abbia attenuato.",
-        "Ecco la denuncia che è prevedibile che abbia attenuato la delusione di Giovanni.",
-        "Ecco il maestro di cui è prevedibile che la denuncia di Giovanni abbia attenuato la delusione.",
-        "Ecco il maestro di cui è prevedibile che la denuncia abbia attenuato la delusione di Giovanni."]
+        "Ecco la sorpresa che è prevedibile che la denuncia di Giovanni abbia destato.",
+        "Ecco la denuncia che è prevedibile che abbia destato la sorpresa di Giovanni.",
+        "Ecco il maestro di cui è prevedibile che la denuncia di Giovanni abbia destato la sorpresa.",
+        "Ecco il maestro di cui è prevedibile che la denuncia abbia destato la sorpresa di Giovanni."]
     assert texts("adjunct_island_conditional_rc") == [
-        "Ecco il maestro che annuncia che Giovanni ha ritirato il rapporto.",
-        "Ecco il rapporto che il maestro annuncia che Giovanni ha ritirato.",
+        "Ecco il maestro che annuncerà che Giovanni ha ritirato il rapporto.",
+        "Ecco il rapporto che il maestro annuncerà che Giovanni ha ritirato.",
         "Ecco il maestro che interverrà se Giovanni ha ritirato il rapporto.",
         "Ecco il rapporto che il maestro interverrà se Giovanni ha ritirato."]
     assert texts("adjunct_island_temporal_rc") == [

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from generator.cli import app
 from generator.review import (
-    ALLOWED_LABELS, KEY_COLUMNS, MEASURES, POOLED, SHEET_COLUMNS, FilledSheet, KeyRow, ReviewError,
+    ALLOWED_LABELS, KEY_COLUMNS, MEASURES, POOLED, SEVERITIES, SHEET_COLUMNS, FilledSheet, KeyRow, ReviewError,
     fleiss_kappa, read_filled_sheet, read_key, reader_names, score_sheets, wilson,
 )
 from generator.suite import CONDITIONS, Item, Sentence, read_suite, write_items
@@ -51,15 +51,25 @@ def read_csv(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
+# Sheets written before the graded scale had no severity column; they still score.
+LEGACY_COLUMNS = tuple(c for c in SHEET_COLUMNS if c != "severity")
+
+
 def fill(sheet: Path, target: Path, judge) -> None:
-    """A reader: copy the sheet, setting judgment = judge(row)."""
+    """A reader: copy the sheet, setting judgment = judge(row) and, on violation rows, a severity."""
     rows = read_csv(sheet)
     for row in rows:
         row["judgment"] = judge(row)
+        if row["meant_to_be"] == "violation":
+            row["severity"] = hashed_severity(judge(row))
     with open(target, "w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=SHEET_COLUMNS)
         writer.writeheader()
         writer.writerows(rows)
+
+
+def hashed_severity(label: str) -> str:
+    return SEVERITIES[hashlib.sha256(label.encode()).digest()[0] % len(SEVERITIES)]
 
 
 def hashed_label(reader: int):
@@ -94,7 +104,8 @@ def test_sheet_is_blinded_and_key_maps_rows_to_the_suite(suite_dir, tmp_path):
         sentence = items[row["item_id"]].conditions[row["condition"]]
         assert row["sentence"] == seen["sentence"] == sentence.text
         assert row["meant_to_be"] == seen["meant_to_be"] == ("grammatical" if sentence.grammatical else "violation")
-        assert seen["allowed_labels"] == " / ".join(ALLOWED_LABELS[row["meant_to_be"]])
+        severity = "; severity: clearly-bad / degraded / acceptable" if row["meant_to_be"] == "violation" else ""
+        assert seen["allowed_labels"] == " / ".join(ALLOWED_LABELS[row["meant_to_be"]]) + severity
     # Shuffled across items and paradigms, not grouped.
     changes = sum(a["paradigm"] != b["paradigm"] for a, b in zip(key, key[1:]))
     assert changes > len(key) / 2
@@ -163,10 +174,12 @@ def test_round_trip_counts_match_an_independent_count(suite_dir, tmp_path):
                 for who in (f"reader{reader}", POOLED):
                     expected[paradigm, who, row["meant_to_be"], "n"] += 1
                     expected[paradigm, who, row["meant_to_be"], label] += 1
-    assert len(figures["rates"]) == 6 * 4 * 7  # (5 paradigms + all) x (pooled + 3) x 7 measures
+                    if row["meant_to_be"] == "violation":
+                        expected[paradigm, who, "violation", "severity: " + hashed_severity(label)] += 1
+    assert len(figures["rates"]) == 6 * 4 * 10  # (5 paradigms + all) x (pooled + 3) x (7 measures + 3 severities)
     for rate in figures["rates"]:
         cell = (rate["paradigm"], rate["reader"], rate["meant_to_be"])
-        labels = dict(MEASURES[rate["meant_to_be"]])[rate["measure"]]
+        labels = dict(MEASURES[rate["meant_to_be"]]).get(rate["measure"], (rate["measure"],))
         assert rate["count"] == sum(expected[(*cell, label)] for label in labels)
         assert rate["n"] == expected[(*cell, "n")]
         assert (rate["wilson_low"], rate["wilson_high"]) == pytest.approx(wilson(rate["count"], rate["n"]))
@@ -204,7 +217,7 @@ def write_hand_example(folder: Path) -> list[Path]:
     for reader, labels in HAND_JUDGMENTS.items():
         with open(folder / f"{reader}.csv", "w", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(SHEET_COLUMNS)
+            writer.writerow(LEGACY_COLUMNS)
             writer.writerows((rid, kind, f"Frase {rid}.", "", label, "")
                              for (rid, kind), label in zip(HAND_KEY, labels))
         paths.append(folder / f"{reader}.csv")
@@ -289,7 +302,7 @@ def test_labels_are_read_case_and_space_insensitively_and_duplicates_rejected(tm
     paths[1].write_text("\ufeff" + text.replace(",odd-mild,", ", Odd-Mild ,"))  # BOM and spreadsheet edits
     assert read_filled_sheet(paths[1], key).judgments["g3"] == "odd-mild"
     with open(paths[1], "w", newline="", encoding="utf-8") as handle:  # as an Italian-locale spreadsheet saves it
-        csv.writer(handle, delimiter=";").writerows([SHEET_COLUMNS, ("g1", "grammatical", "Frase g1; sì.", "", "ok", "")])
+        csv.writer(handle, delimiter=";").writerows([LEGACY_COLUMNS, ("g1", "grammatical", "Frase g1; sì.", "", "ok", "")])
     with pytest.raises(ReviewError, match="5 row.s. of the key are missing"):
         read_filled_sheet(paths[1], key)
     paths[2].write_text(text + text.splitlines()[1] + "\n")
@@ -340,3 +353,101 @@ def test_readers_are_named_after_their_sheets_with_folders_only_where_needed(tmp
     assert reader_names([Path("r1/sheet.csv"), Path("r2/sheet.csv")]) == ("r1/sheet", "r2/sheet")
     with pytest.raises(ReviewError, match="given twice"):
         reader_names([tmp_path / "x.csv", tmp_path / "." / "x.csv"])
+
+
+# --- The graded scale and samples by level --------------------------------------------------
+
+GRADED = {  # reader -> severity of v1, v2 (HAND_KEY's violation rows)
+    "anna": ["clearly-bad", "acceptable"],
+    "bruno": ["clearly-bad", "degraded"],
+    "carla": ["degraded", "acceptable"],
+}
+
+
+def write_graded_example(folder: Path) -> list[Path]:
+    write_hand_example(folder)
+    paths = []
+    for reader, labels in HAND_JUDGMENTS.items():
+        severity = dict(zip(("v1", "v2"), GRADED[reader]))
+        with open(folder / f"{reader}.csv", "w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(SHEET_COLUMNS)
+            writer.writerows((rid, kind, f"Frase {rid}.", "", label, severity.get(rid, ""), "")
+                             for (rid, kind), label in zip(HAND_KEY, labels))
+        paths.append(folder / f"{reader}.csv")
+    return paths
+
+
+def test_severity_rates_and_agreement_on_a_hand_computed_example(tmp_path):
+    paths = write_graded_example(tmp_path)
+    key = read_key(tmp_path / "hand.key.csv")
+    score = score_sheets(key, [read_filled_sheet(p, key) for p in paths])
+    rates = {(r.reader, r.measure): (r.count, r.n) for r in score.rates if r.paradigm == "all"}
+    assert rates[POOLED, "severity: clearly-bad"] == (2, 6)
+    assert rates[POOLED, "severity: degraded"] == (2, 6)
+    assert rates[POOLED, "severity: acceptable"] == (2, 6)
+    assert rates["carla", "severity: acceptable"] == (1, 2)
+    # v1: clearly-bad x2, degraded; v2: acceptable x2, degraded. P-bar = 1/3; shares 1/3 each,
+    # P_e = 1/3, so kappa = 0; pairwise: anna-bruno 1/2, anna-carla 1/2, bruno-carla 0.
+    agreement = {(a.paradigm, a.rows): a for a in score.agreement}
+    assert agreement["p", "severity"].fleiss_kappa == pytest.approx(0.0)
+    assert agreement["p", "severity"].mean_pairwise == pytest.approx((1 / 2 + 1 / 2 + 0) / 3)
+    # The labels' figures are those of the same sheets without the scale.
+    legacy = score_sheets(key, [read_filled_sheet(p, key) for p in write_hand_example(tmp_path)])
+    assert [r for r in score.rates if not r.measure.startswith("severity")] == list(legacy.rates)
+
+
+def test_a_violation_row_without_a_severity_is_named_by_file_and_line(tmp_path):
+    paths = write_graded_example(tmp_path)
+    paths[0].write_text(paths[0].read_text().replace(",clearly-bad,", ",,").replace(",acceptable,", ",very bad,"))
+    result = runner.invoke(app, ["review", "--score", *map(str, paths)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"{paths[0]}:6: row v1: severity ''; a violation row says how bad it is" in result.output
+    assert f"{paths[0]}:7: row v2: severity 'very bad'" in result.output
+
+
+@pytest.fixture(scope="module")
+def varied_suite_dir(tmp_path_factory) -> Path:
+    """Matched sets over two crossed factors, as `gen build --vary filler --vary gap` writes
+    them: the short rows are the same sentence at every level of a set."""
+    out = tmp_path_factory.mktemp("varied")
+    items = []
+    for k in range(6):
+        for filler in ("bare", "dlinked"):
+            for gap in ("gap", "resumptive"):
+                text = {"short_nonisland": f"Corta {k}?", "short_island": f"Corta isola {k}?",
+                        "long_nonisland": f"Lunga {k} {filler} {gap}?", "long_island": f"Isola {k} {filler} {gap}?"}
+                items.append(Item(f"whether_island-{k:05d}-{filler}-{gap}", "whether_island", "wh",
+                                  {"filler": filler, "gap": gap, "mood": "indicative"}, {}, True,
+                                  {c: Sentence(text[c], c != "long_island", (), ()) for c in CONDITIONS},
+                                  matched_set=f"whether_island-{k:05d}"))
+    write_items(out / "whether_island.jsonl", items)
+    (out / "manifest.json").write_text(json.dumps({"format_version": 2, "vary": ["filler", "gap"]}))
+    return out
+
+
+def test_a_varied_suite_is_sampled_by_matched_set_and_scored_per_level(varied_suite_dir, tmp_path):
+    write_review(varied_suite_dir, tmp_path / "sheet.csv", "--n", "3", "--seed", "5")
+    sheet, key = read_csv(tmp_path / "sheet.csv"), read_csv(tmp_path / "sheet.key.csv")
+    assert list(key[0]) == [*KEY_COLUMNS, "level"]
+    # 3 sets x 4 levels x 4 conditions in the key; the sheet has each sentence once (2 short
+    # rows + 4 levels x 2 long rows per set).
+    assert len(key) == 3 * 4 * 4 and len(sheet) == 3 * (2 + 4 * 2)
+    assert len({r["sentence"] for r in sheet}) == len(sheet)
+    assert Counter(r["level"] for r in key) == {f"filler={f} gap={g}": 12 for f in ("bare", "dlinked")
+                                               for g in ("gap", "resumptive")}
+    assert len({r["item_id"].rsplit("-", 2)[0] for r in key}) == 3  # whole sets, never parts
+    sheets = [tmp_path / f"reader{i}.csv" for i in (1, 2)]
+    for i, path in enumerate(sheets, start=1):
+        fill(tmp_path / "sheet.csv", path, hashed_label(i))
+    parsed_key = read_key(tmp_path / "sheet.key.csv")
+    score = score_sheets(parsed_key, [read_filled_sheet(p, parsed_key) for p in sheets])
+    groups = {r.paradigm for r in score.rates}
+    assert groups == {"all", *(f"whether_island [filler={f} gap={g}]" for f in ("bare", "dlinked")
+                               for g in ("gap", "resumptive"))}
+    n_violations = {r.paradigm: r.n for r in score.rates if r.reader == POOLED and r.measure == "severity: degraded"}
+    assert n_violations["whether_island [filler=dlinked gap=resumptive]"] == 3 * 2  # 3 items, 2 readers
+    # A shared short sentence gets one judgment, counted at every level it belongs to.
+    judged = read_filled_sheet(sheets[0], parsed_key).judgments
+    short = [r for r in parsed_key.rows if r.condition == "short_nonisland"]
+    assert len({r.row_id for r in short}) == 3 and len(short) == 12 and all(r.row_id in judged for r in short)
