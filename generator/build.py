@@ -102,8 +102,13 @@ class ParadigmBuilder:
         if request.vary:
             fixed.update(zip(request.vary, self.vary_levels[0]))
         self.usage_index: dict[tuple[str, str], int] = {}
-        self.plans: list[Plan] = [build_plan(paradigm, combo, lexicon, self.usage_index)
-                                  for combo in iter_level_combinations(paradigm, fixed)]
+        # When varying, only combinations whose every cell is allowed (a level's `requires`)
+        combos = [c for c in iter_level_combinations(paradigm, fixed)
+                  if all(paradigm.allows({**c, **dict(zip(request.vary, cell))}) for cell in self.vary_levels)]
+        if not combos:
+            asked = ", ".join([*(f"{f}={lv}" for f, lv in request.levels), *(f"--vary {f}" for f in request.vary)])
+            raise BuildError(f"{paradigm.path}: no combination of levels allows {asked} (see the levels' `requires`)")
+        self.plans: list[Plan] = [build_plan(paradigm, combo, lexicon, self.usage_index) for combo in combos]
         self.vary_plans: dict[tuple, Plan] = {}
         if request.vary:
             for plan in self.plans:

@@ -95,7 +95,7 @@ def list_paradigms(
         lex = load_lexicon(lexicon)
         table = Table(title="Paradigms")
         table.add_column("paradigm", no_wrap=True)
-        for column in ("phenomenon", "dependency", "design", "variants (default first)", "capacity"):
+        for column in ("island", "phenomenon", "dependency", "design", "variants (default first)", "capacity"):
             table.add_column(column)
         for paradigm in load_paradigms(grammar).values():
             builder = ParadigmBuilder(paradigm, lex, BuildRequest(paradigm.phenomenon))
@@ -103,7 +103,9 @@ def list_paradigms(
                 f"{f}: {v.default}" + "".join(f", {lv}" for lv in v.levels if lv != v.default)
                 for f, v in paradigm.variants.items())
             capacity = f"{builder.capacity:,}" + ("" if all(p.exact for p in builder.plans) else " (bound)")
-            table.add_row(paradigm.name, paradigm.phenomenon, paradigm.dependency, paradigm.item_design,
+            # weak islands marked where users look (the same label as the report's tables)
+            table.add_row(paradigm.name, paradigm.info.marked_label, paradigm.phenomenon, paradigm.dependency,
+                          paradigm.item_design,
                           variants or "-", capacity)
     print_table(table)
 

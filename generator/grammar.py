@@ -49,6 +49,7 @@ class Level:
     slots: dict[str, SlotSpec | None]     # replaced slot definitions
     where: dict[str, tuple[str, ...]]     # extra restrictions on existing slots
     set: dict[str, Any]                   # template variables
+    requires: dict[str, str] = field(default_factory=dict)  # other factors' levels it needs
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,12 @@ class Paradigm:
                 base = specs[slot]
                 specs[slot] = SlotSpec(slot, base.table, base.where + extra, base.distinct)
         return [specs[name] for name in self.slots]
+
+    def allows(self, levels: dict[str, str]) -> bool:
+        """Whether a combination of levels meets every level's `requires`."""
+        return all(levels.get(other, wanted) == wanted
+                   for factor, name in levels.items()
+                   for other, wanted in self.variants[factor].levels[name].requires.items())
 
     def template_vars(self, levels: dict[str, str]) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -246,9 +253,9 @@ def _paradigm(path: Path, data: dict) -> Paradigm:
         for level_name, lraw in raw["levels"].items():
             lkey = f"{key}.levels.{level_name}"
             lraw = _mapping(path, lkey, lraw, "a mapping with slots, where, set")
-            unknown = set(lraw) - {"slots", "where", "set"}
+            unknown = set(lraw) - {"slots", "where", "set", "requires"}
             if unknown:
-                raise _fail(path, lkey, f"unknown key(s) {sorted(unknown)}; a level has slots, where, set")
+                raise _fail(path, lkey, f"unknown key(s) {sorted(unknown)}; a level has slots, where, set, requires")
             level_slots = {}
             for s, sraw in _mapping(path, f"{lkey}.slots", lraw.get("slots")).items():
                 if s not in slots:
@@ -260,12 +267,20 @@ def _paradigm(path: Path, data: dict) -> Paradigm:
                     raise _fail(path, f"{lkey}.where.{s}", "unknown slot")
                 level_where[s] = _where(path, f"{lkey}.where.{s}", wraw)
             levels[str(level_name)] = Level(str(level_name), level_slots, level_where,
-                                            dict(_mapping(path, f"{lkey}.set", lraw.get("set"))))
+                                            dict(_mapping(path, f"{lkey}.set", lraw.get("set"))),
+                                            {str(k): str(v) for k, v in
+                                             _mapping(path, f"{lkey}.requires", lraw.get("requires")).items()})
         default = str(raw.get("default", next(iter(levels))))
         if default != "sample" and default not in levels:
             raise _fail(path, f"{key}.default", f"{default!r} is neither a level nor `sample`")
         variants[factor] = Variant(factor, default, levels)
 
+    for factor, variant in variants.items():  # a requirement names another factor's level
+        for level in variant.levels.values():
+            for other, wanted in level.requires.items():
+                if other == factor or other not in variants or wanted not in variants[other].levels:
+                    raise _fail(path, f"variants.{factor}.levels.{level.name}.requires.{other}",
+                                f"{wanted!r} is not a level of another factor of this paradigm")
     dependency = str(data.get("dependency", "wh"))
     if dependency not in DEPENDENCIES:
         raise _fail(path, "dependency", f"{dependency!r}: expected one of {', '.join(DEPENDENCIES)}")

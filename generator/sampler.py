@@ -285,7 +285,7 @@ def iter_level_combinations(paradigm: Paradigm, fixed: dict[str, str]) -> Iterab
             combos = [{**c, factor: level} for c in combos for level in variant.levels]
         else:
             combos = [{**c, factor: variant.default} for c in combos]
-    return combos
+    return [c for c in combos if paradigm.allows(c)]  # a level may require another factor's level
 
 
 __all__ = ["Plan", "Sampler", "SlotPlan", "UnsatisfiableError", "build_plan", "iter_level_combinations"]

@@ -5,6 +5,7 @@ import json
 from typer.testing import CliRunner
 
 from generator.cli import app
+from generator.paths import GRAMMAR_DIR
 
 runner = CliRunner()
 
@@ -53,6 +54,25 @@ def test_list_shows_paradigms_and_capacity():
     assert result.exit_code == 0, result.output
     for name in ("whether_island", "complex_np_island", "subject_island", "adjunct_island_temporal"):
         assert name in result.output
+    # weak islands are marked, strong ones are not (a row per paradigm, in a pipe never cut)
+    rows = {line.split()[1]: line for line in result.output.splitlines() if line.count("│") > 3}
+    for weak in ("whether_island", "whether_island_rc", "subject_island", "subject_island_rc"):
+        assert "(weak)" in rows[weak], rows[weak]
+    for strong in ("complex_np_island", "adjunct_island_conditional_rc", "filler_gap"):
+        assert "(weak)" not in rows[strong]
+
+
+def test_a_paradigm_file_must_say_whether_its_island_is_weak_or_strong(tmp_path):
+    import shutil
+    grammar = tmp_path / "grammar"
+    shutil.copytree(GRAMMAR_DIR, grammar)
+    path = grammar / "whether_island.yaml"
+    path.write_text(path.read_text().replace("strength: weak\n", ""))
+    result = runner.invoke(app, ["list", "--grammar", str(grammar)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "whether_island.yaml" in result.output and "strength" in result.output
+    path.write_text(path.read_text().replace("label: whether\n", "label: whether\nstrength: fragile\n"))
+    assert "'fragile'" in runner.invoke(app, ["list", "--grammar", str(grammar)]).output
 
 
 def test_validate_missing_folder(tmp_path):

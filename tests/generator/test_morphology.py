@@ -84,3 +84,44 @@ def test_reflexive_clitics_by_person():
 def test_unknown_articulated_combination_is_an_error():
     with pytest.raises(ValueError):
         m.articulated("per", "il")
+
+
+RESUMPTIVE = [  # gender, number, the form it precedes, clitic with its separator
+    ("m", "sg", "ha", "l'"), ("f", "sg", "abbia", "l'"), ("m", "sg", "aveva", "l'"), ("f", "sg", "hanno", "l'"),
+    ("m", "sg", "ripara", "lo "), ("f", "sg", "ripara", "la "),
+    ("m", "pl", "hanno", "li "), ("f", "pl", "avevano", "le "), ("f", "pl", "riparano", "le "),
+]
+
+
+@pytest.mark.parametrize("gender,number,before,expected", RESUMPTIVE)
+def test_resumptive_clitics_elide_in_the_singular_only(gender, number, before, expected):
+    assert m.object_clitic(gender, number, before) == expected
+
+
+def test_resumptive_perfect_agrees_with_its_antecedent_under_avere():
+    """The template filters: the clitic before the auxiliary, the participle agreeing with it
+    (l'ha riparata), bare `cosa` masculine singular, a simple tense with a full clitic."""
+    from generator.lexicon import load_lexicon
+    from generator.paths import LEXICON_DIR
+    from generator.render import Filler, TemplateError, make_environment
+
+    lexicon = load_lexicon(LEXICON_DIR)
+    env = make_environment(lexicon)
+    verb = Filler(lexicon.entry("verbs", "riparare"))
+    radio, monitor = Filler(lexicon.entry("nouns", "radio")), Filler(lexicon.entry("nouns", "monitor"))
+    marta = Filler(lexicon.entry("names", "Marta"))
+
+    def render(template: str, **scope) -> str:
+        return env.from_string(template).render(v=verb, s=marta, **scope)
+
+    assert render("{{ v | perfect('pres_ind', s, o) }}", o=radio) == "l'ha riparata"
+    assert render("{{ v | perfect('pres_subj', s, o) }}", o=monitor) == "l'abbia riparato"
+    assert render("{{ v | perfect('impf_ind', s, 'msg') }}") == "l'aveva riparato"
+    assert render("{{ v | perfect('pres_ind', '3pl', 'fpl') }}") == "le hanno riparate"
+    assert render("{{ v | verb('pres_ind', s, o) }}", o=radio) == "la ripara"
+    assert render("{{ v | perfect('pres_ind', s) }}") == "ha riparato"  # no antecedent: no clitic
+    with pytest.raises(Exception, match="a resumptive clitic agrees with a slot or a code"):
+        render("{{ v | perfect('pres_ind', s, 'cosa') }}")
+    reflexive = Filler(lexicon.entry("verbs", "domandarsi"))
+    with pytest.raises(TemplateError, match="transitive verb with avere"):
+        env.from_string("{{ v | perfect('pres_ind', s, 'msg') }}").render(v=reflexive, s=marta)
