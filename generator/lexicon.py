@@ -111,7 +111,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("lemma", kind="form"),
         Column("che_mood", values=_closed("subj", "ind")),
         Column("proleptic_di", values=YES_NO),
-        Column("reading", required=False, values=_closed("epistemic", "evaluative")),
+        Column("reading", required=False, values=_closed("epistemic", "evaluative", "prospective")),
         Column("zipf", kind="number"),
         Column("note", required=False, kind="text"),
     ),

@@ -213,11 +213,12 @@ class Key(dict):
     """Row id -> its key row (the first, where levels of a matched set share a sentence);
     `rows` holds every key row, each level's own."""
 
-    def __init__(self, rows: Sequence[KeyRow]):
+    def __init__(self, rows: Sequence[KeyRow], path: Path | None = None):
         super().__init__()
         for row in rows:
             self.setdefault(row.row_id, row)
         self.rows = tuple(rows)
+        self.path = path
 
 
 def key_rows(key: dict[str, KeyRow]) -> tuple[KeyRow, ...]:
@@ -241,7 +242,7 @@ def read_key(path: Path) -> Key:
         rows.append(entry)
     if not rows:
         raise ReviewError(f"{path}: the key has no rows")
-    return Key(rows)
+    return Key(rows, Path(path))
 
 
 @dataclass(frozen=True)
@@ -270,7 +271,8 @@ def read_filled_sheet(path: Path, key: dict[str, KeyRow], max_problems: int = 20
         elif graded and entry is not None and entry.meant_to_be == VIOLATION:
             severities[row_id] = severity
         if entry is None:
-            problems.append(f"{path}:{line}: row id {row_id!r} is not in the key "
+            where = f" {key.path}" if isinstance(key, Key) and key.path else ""
+            problems.append(f"{path}:{line}: row id {row_id!r} is not in the key{where} "
                             f"(a sheet from another sample, or an edited id?)")
         elif row_id in seen:
             problems.append(f"{path}:{line}: row {row_id} appears twice")

@@ -62,7 +62,9 @@ def _write(paths: list[Path], n: int, seed: int, paradigms: list[str], out: Opti
         _fail(f"{existing[0]} exists (it may hold judgments); choose another --out or add --force")
     rows = sample_rows(read_suite(paths[0]), n, seed, paradigms)
     key = write_sheet(out, rows)
-    typer.echo(f"wrote {len(rows)} rows to {out} (key: {key}); hand out copies of the sheet only")
+    unique = len({r.row_id for r in rows})
+    shared = f"; {len(rows)} key rows, a sentence shared by levels being one row" if unique < len(rows) else ""
+    typer.echo(f"wrote {unique} rows to {out} (key: {key}{shared}); hand out copies of the sheet only")
 
 
 def _score(sheets: list[Path], key: Optional[Path], json_out: Optional[Path]) -> None:

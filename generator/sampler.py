@@ -209,8 +209,13 @@ def _count(plan: Plan) -> None:
             total = 1
             for child in children[name]:
                 child_slot = plan.by_name[child]
-                values = {p: value if p == name else plan.by_name[p].static[0] for p in child_slot.parents}
-                total *= sum(count(child, c) for c in plan.candidates(child_slot, values))
+                if len(child_slot.parents) > 1:
+                    # Not a tree: constrained by this parent alone, an over-count, so that no
+                    # value is pruned that some value of its other parents would allow.
+                    candidates = plan.filter(child_slot, {name: value})
+                else:
+                    candidates = plan.candidates(child_slot, {name: value})
+                total *= sum(count(child, c) for c in candidates)
                 if total == 0:
                     break
             counts[key] = total

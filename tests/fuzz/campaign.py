@@ -85,7 +85,14 @@ def _prepare(root: Path) -> fuzz_cases.Base:
                                  "--lexicon", str(lexicon), "--grammar", str(grammar)], root, timeout=120)
     if outcome.exit_code != 0:
         raise SystemExit(f"fuzz: the repository's own lexicon and grammar do not build a suite:\n{outcome.output}")
-    return fuzz_cases.Base(root, lexicon, grammar, suite)
+    # A crossed suite for the review input: sheets sampled by matched set and level.
+    varied = base / "varied"
+    outcome = run_forked("gen", ["build", "--phenomenon", "whether", "--n", "3", "--seed", "0", "--vary", "filler",
+                                 "--vary", "gap", "--out", str(varied), "-q", "--lexicon", str(lexicon),
+                                 "--grammar", str(grammar)], root, timeout=120)
+    if outcome.exit_code != 0:
+        raise SystemExit(f"fuzz: the repository's own grammar does not build a crossed suite:\n{outcome.output}")
+    return fuzz_cases.Base(root, lexicon, grammar, suite, varied)
 
 
 def run_campaign(n: int, seed: int, jobs: int = 1, inputs: tuple[str, ...] = fuzz_cases.INPUTS,

@@ -18,9 +18,9 @@ LEXICON = REPO / "lexicon"
 GRAMMAR = REPO / "grammar"
 TINY_MODELS = REPO / "tests" / "benchmark" / "data" / "tiny"
 
-INPUTS = ("lexicon", "grammar", "suite", "import", "cli", "model")
+INPUTS = ("lexicon", "grammar", "suite", "import", "review", "cli", "model")
 # Share of the cases each input gets (model cases are the slowest: they load torch models).
-WEIGHTS = {"lexicon": 0.22, "grammar": 0.24, "suite": 0.18, "import": 0.16, "cli": 0.14, "model": 0.06}
+WEIGHTS = {"lexicon": 0.2, "grammar": 0.22, "suite": 0.17, "import": 0.15, "review": 0.08, "cli": 0.13, "model": 0.05}
 PHENOMENA = ("whether", "complex_np", "subject", "adjunct")
 
 
@@ -52,13 +52,42 @@ def _link_tree(source: Path, target: Path, replaced: dict[str, bytes]) -> None:
 class Base:
     """Known-good inputs shared (read-only) by all cases."""
 
-    def __init__(self, root: Path, lexicon_dir: Path, grammar_dir: Path, suite_dir: Path):
+    def __init__(self, root: Path, lexicon_dir: Path, grammar_dir: Path, suite_dir: Path, varied_dir: Path):
         self.root = root
-        self.lexicon_dir, self.grammar_dir, self.suite = lexicon_dir, grammar_dir, suite_dir
+        self.lexicon_dir, self.grammar_dir, self.suite, self.varied = lexicon_dir, grammar_dir, suite_dir, varied_dir
         self.suite_files = {p.name: p.read_bytes() for p in sorted(suite_dir.iterdir()) if p.is_file()}
+        self.varied_files = {p.name: p.read_bytes() for p in sorted(varied_dir.iterdir()) if p.is_file()}
+        self.review = review_samples(varied_dir)
         self.lexicon = {p.name: p.read_bytes() for p in sorted(lexicon_dir.glob("*.csv"))}
         self.grammar = {p.name: p.read_bytes() for p in sorted(grammar_dir.glob("*.yaml"))}
         self.imports = import_samples(suite_dir)
+
+
+def review_samples(suite_dir: Path) -> dict[str, bytes]:
+    """A sheet of the crossed suite (sampled by matched set and level), its key, and two
+    filled copies with labels and the graded severity."""
+    import csv
+    import io
+
+    from generator.review import ALLOWED_LABELS, SEVERITIES, key_path_for, sample_rows, write_sheet
+    from generator.suite import read_suite
+
+    folder = suite_dir.parent / "review"
+    folder.mkdir(exist_ok=True)
+    write_sheet(folder / "sheet.csv", sample_rows(read_suite(suite_dir), 2, 0))
+    out = {"sheet.csv": (folder / "sheet.csv").read_bytes(), "sheet.key.csv": key_path_for(folder / "sheet.csv").read_bytes()}
+    for reader in (1, 2):
+        rows = list(csv.DictReader(io.StringIO(out["sheet.csv"].decode("utf-8"))))
+        for k, row in enumerate(rows):
+            labels = ALLOWED_LABELS[row["meant_to_be"]]
+            row["judgment"] = labels[(k * reader) % len(labels)]
+            row["severity"] = SEVERITIES[(k + reader) % 3] if row["meant_to_be"] == "violation" else ""
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        out[f"reader{reader}.csv"] = buffer.getvalue().encode("utf-8")
+    return out
 
 
 def import_samples(suite_dir: Path) -> dict[str, bytes]:
@@ -197,6 +226,7 @@ def _import_case(base: Base, rng: random.Random, number: int) -> Case:
 
 CLI_VALUES = ("", "-1", "0", "1", "3", "abc", "10000000000000000", "1.5", "nosuch", "suite", "suite/whether_island.jsonl",
               "/nonexistent/folder", "x=y", "subject_type", "subject_type=nosuch", "mood=indicative", "--", "-q",
+              "gap", "filler", "gap=resumptive", "filler=dlinked", "gap=nosuch",
               "é", "gpt2", "suite/manifest.json", "results", "out")
 CLI_COMMANDS = {
     "gen": {"build": ["--phenomenon", "--n", "--seed", "--out", "--vary", "--level", "--lexicon", "--grammar", "-q"],
@@ -304,8 +334,35 @@ def _model_case(base: Base, rng: random.Random, number: int) -> Case:
                 names=("mymodel", "--scorer"), files=replaced, timeout=120.0)
 
 
+def _review_case(base: Base, rng: random.Random, number: int) -> Case:
+    """Filled sheets (labels and the graded severity) and their key scored, or a crossed
+    suite's manifest or items sampled into a sheet."""
+    if rng.random() < 0.75:
+        name = rng.choice(sorted(base.review))
+        original = base.review[name]
+        what, data = (mutate.csv_mutation(rng, original) if rng.random() < 0.6 else mutate.text_mutation(rng, original))
+        def setup(d: Path) -> None:
+            for file, content in base.review.items():
+                (d / file).write_bytes(data if file == name else content)
+        argv = ["review", "--score", "reader1.csv", "reader2.csv", "--key", "sheet.key.csv", "--json", "scores.json"]
+        return Case("review", number, f"{name}: {what}", "gen", argv, setup, names=(name,), no_output="scores.json",
+                    files={name: data})
+    name = rng.choice(sorted(base.varied_files))
+    original = base.varied_files[name]
+    if name == "manifest.json" and rng.random() < 0.6:
+        what, data = "a value changed", json.dumps(mutate.json_value_mutation(rng, json.loads(original))).encode()
+    else:
+        what, data = mutate.text_mutation(rng, original)
+    def setup(d: Path) -> None:  # noqa: F811
+        _link_tree(base.varied, d / "suite", {name: data})
+    argv = ["review", "suite", "--n", rng.choice(("1", "2", "3", "4")), "--seed", str(rng.randrange(100)),
+            "--out", "new/sheet.csv"]
+    return Case("review", number, f"{name}: {what}", "gen", argv, setup, names=(name, "suite", "--n"), no_output="new",
+                files={name: data})
+
+
 MAKERS = {"lexicon": _lexicon_case, "grammar": _grammar_case, "suite": _suite_case, "import": _import_case,
-          "cli": _cli_case, "model": _model_case}
+          "review": _review_case, "cli": _cli_case, "model": _model_case}
 
 
 def make_cases(base: Base, n: int, seed: int, inputs: tuple[str, ...] = INPUTS) -> list[Case]:

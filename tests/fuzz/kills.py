@@ -157,10 +157,14 @@ def bench_trials(root: Path, suite: Path, trials: int, seed: int, report: Report
         shutil.rmtree(cache, ignore_errors=True)
 
 
-def build_trials(root: Path, trials: int, seed: int, report: Report, log=print) -> None:
-    """`gen build` killed while it builds or writes: the output is the previous suite or none."""
-    rng = random.Random(seed + 1)
-    argv = ["build", "--phenomenon", "all", "--n", "150", "--lexicon", str(LEXICON), "--grammar", str(GRAMMAR), "-q"]
+def build_trials(root: Path, trials: int, seed: int, report: Report, log=print, crossed: bool = False) -> None:
+    """`gen build` killed while it builds or writes: the output is the previous suite or none.
+    `crossed`: a build that crosses the rescue factors item-matched (--vary filler --vary gap)."""
+    rng = random.Random(seed + (2 if crossed else 1))
+    argv = ["build", "--phenomenon", "all", "--n", "40" if crossed else "150", "--lexicon", str(LEXICON),
+            "--grammar", str(GRAMMAR), "-q", *(["--vary", "filler", "--vary", "gap"] if crossed else [])]
+    root = root / ("crossed" if crossed else "plain")
+    root.mkdir()
     previous = root / "previous"
     start = time.monotonic()
     if run_forked("gen", argv + ["--seed", "1", "--out", str(previous)], root, 300).exit_code != 0:
@@ -195,8 +199,9 @@ def build_trials(root: Path, trials: int, seed: int, report: Report, log=print) 
         leftovers = [p.name for p in out.parent.iterdir() if p.name.startswith(".")]
         if rerun.exit_code != 0 or {p.name: p.read_bytes() for p in out.iterdir()} != new or leftovers:
             report.problems.append(f"gen build trial {k}: the rebuild differs or left {leftovers}")
-        report.trials.append({"trial": f"build-{k}", "killed": moment, "suite_after_kill": state})
-        log(f"gen build trial {k}: killed {moment}; suite folder: {state}")
+        kind = "build-crossed" if crossed else "build"
+        report.trials.append({"trial": f"{kind}-{k}", "killed": moment, "suite_after_kill": state})
+        log(f"gen {kind} trial {k}: killed {moment}; suite folder: {state}")
         shutil.rmtree(out.parent, ignore_errors=True)
 
 
@@ -248,8 +253,9 @@ def main(argv: list[str] | None = None) -> int:
         suite = make_suite(root, args.items)
         if args.trials:
             bench_trials(root, suite, args.trials, args.seed, report)
-        if args.build_trials:
-            build_trials(root, args.build_trials, args.seed, report)
+        if args.build_trials:  # half plain builds, half crossed ones (--vary filler --vary gap)
+            build_trials(root, args.build_trials - args.build_trials // 2, args.seed, report)
+            build_trials(root, args.build_trials // 2, args.seed, report, crossed=True)
         concurrent = concurrent_runs(root, suite, report)
     summary = {"trials": report.trials, "concurrent": concurrent, "problems": report.problems}
     args.json.write_text(json.dumps(summary, indent=1) + "\n")

@@ -146,7 +146,7 @@ def test_default_build_draws_only_parse_safe_entries(default_build, lexicon):
     for item in results["subject_island"]:
         assert lexicon.entry("predicates", item.lexical["pred"]).feature("proleptic_di") == "no"
         # epistemic (è probabile che), not evaluative (è normale che) about a past cause
-        assert lexicon.entry("predicates", item.lexical["pred"]).feature("reading") == "epistemic"
+        assert lexicon.entry("predicates", item.lexical["pred"]).feature("reading") == "epistemic"  # not è prevedibile / è realistico che (prospective)
         # a letter or a reply anyone may write, not a notary's song
         assert noun(item.lexical["subj_noun"]).feature("author") == "anyone", item.item_id
         assert noun(item.lexical["obj_noun"]).feature("count") == "count"  # Quale reazione, not Quale rabbia
@@ -185,10 +185,10 @@ def test_golden_first_items_of_seed_0(default_build):
     results, _ = default_build
     texts = lambda name: [results[name][0].conditions[c].text for c in CONDITIONS]  # noqa: E731
     assert texts("subject_island") == [
-        "Quale delusione è prevedibile che la proposta del pittore abbia attenuato?",
-        "Quale proposta è prevedibile che abbia attenuato la delusione del pittore?",
-        "Di chi è prevedibile che la proposta del pittore abbia attenuato la delusione?",
-        "Di chi è prevedibile che la proposta abbia attenuato la delusione del pittore?"]
+        "Quale delusione è probabile che la proposta del pittore abbia attenuato?",
+        "Quale proposta è probabile che abbia attenuato la delusione del pittore?",
+        "Di chi è probabile che la proposta del pittore abbia attenuato la delusione?",
+        "Di chi è probabile che la proposta abbia attenuato la delusione del pittore?"]
     assert texts("adjunct_island_conditional")[2:] == [
         "Chi interverrà se Luisa ha ritirato il rapporto?", "Cosa interverrà Giovanni se Luisa ha ritirato?"]
     assert texts("whether_island")[3] == "Cosa si accerta Luisa se Michele ha incendiato?"

@@ -106,10 +106,10 @@ def test_golden_first_items_of_seed_0(rc_suite):
         "Ecco il pittore che ha segnalato l'indiscrezione che Luisa aveva inaugurato la villa.",
         "Ecco la villa che il pittore ha segnalato l'indiscrezione che Luisa aveva inaugurato."]
     assert texts("subject_island_rc") == [
-        "Ecco la sorpresa che è prevedibile che la denuncia di Giovanni abbia destato.",
-        "Ecco la denuncia che è prevedibile che abbia destato la sorpresa di Giovanni.",
-        "Ecco il maestro di cui è prevedibile che la denuncia di Giovanni abbia destato la sorpresa.",
-        "Ecco il maestro di cui è prevedibile che la denuncia abbia destato la sorpresa di Giovanni."]
+        "Ecco la sorpresa che è probabile che la denuncia di Giovanni abbia causato.",
+        "Ecco la denuncia che è probabile che abbia causato la sorpresa di Giovanni.",
+        "Ecco il maestro di cui è probabile che la denuncia di Giovanni abbia causato la sorpresa.",
+        "Ecco il maestro di cui è probabile che la denuncia abbia causato la sorpresa di Giovanni."]
     assert texts("adjunct_island_conditional_rc") == [
         "Ecco il maestro che annuncerà che Giovanni ha ritirato il rapporto.",
         "Ecco il rapporto che il maestro annuncerà che Giovanni ha ritirato.",
