@@ -61,7 +61,8 @@ class ParadigmInfo:
 
 
 def island_rank(info: ParadigmInfo) -> tuple:
-    """Sort key: weak islands first, then the usual island order, then the name."""
+    """Sort key: weak islands first, then the usual island order, wh before rc, then the name."""
     strength = {"weak": 0, "strong": 1}.get(info.strength or "", 2)
     known = ISLAND_ORDER.index(info.label) if info.label in ISLAND_ORDER else len(ISLAND_ORDER)
-    return (info.design != "island", strength, known, info.label, info.dependency, info.name)
+    dependency = {"wh": 0, "rc": 1}.get(info.dependency, 2)  # a question before its relative clause
+    return (info.design != "island", strength, known, info.label, dependency, info.name)

@@ -61,3 +61,35 @@ def test_relative_clause_round_figures():
             and r["meant_to_be"] == "violation" and r["measure"] == "any-acceptable-parse" and r["paradigm"] != "all"}
     assert weak["subject_island_rc"] == 90 and weak["whether_island_rc"] == 38
     assert sum(weak.values()) - 90 - 38 == 3  # filler_gap: impugnare, spostare lunedì (both since fixed)
+
+
+GRADED_SHEETS = ("before9/wh", "before9/rc", "after9/s1", "after9/s2", "after9/s3", "after9/s4", "after9/s4_rc",
+                 "after10", "after11/wh", "after11/rc", "after12/wh", "after12/rc", "after13/wh", "after13/rc",
+                 "after14")
+
+
+@pytest.mark.parametrize("sheet", GRADED_SHEETS)
+def test_graded_rounds_score_to_what_they_store(sheet):
+    folder = REVIEWS / sheet
+    key = read_key(folder / "sheet.key.csv")
+    sheets = [read_filled_sheet(folder / f"reader{i}.csv", key) for i in (1, 2, 3)]
+    assert all(s.severities is not None for s in sheets)  # every reader gave the graded scale
+    fresh = score_json(score_sheets(key, sheets), Path("sheet.key.csv"))
+    stored = json.loads((folder / "scores.json").read_text(encoding="utf-8"))
+    assert fresh["rates"] == stored["rates"]
+    assert fresh["agreement"] == stored["agreement"]
+
+
+def test_rescue_findings_quoted_in_the_readme():
+    """docs/reviews/README.md: D-linking rescues the weak whether island, a resumptive the
+    strong islands of relative clauses; the default suite meets the targets."""
+    def severity(sheet, group, level):
+        scores = json.loads((REVIEWS / sheet / "scores.json").read_text(encoding="utf-8"))
+        (rate,) = [r for r in scores["rates"] if r["paradigm"] == group and r["reader"] == "pooled"
+                   and r["measure"] == f"severity: {level}"]
+        return rate["count"], rate["n"]
+    assert severity("after10", "whether_island [filler=bare gap=gap]", "clearly-bad") == (90, 90)
+    assert severity("after10", "whether_island [filler=dlinked gap=gap]", "degraded") == (88, 90)
+    assert severity("after9/s3", "adjunct_island_conditional_rc [gap=gap]", "clearly-bad") == (90, 90)
+    assert severity("after9/s3", "adjunct_island_conditional_rc [gap=resumptive]", "degraded") == (90, 90)
+    assert severity("after13/wh", "subject_island [filler=dlinked]", "degraded") == (34, 90)
