@@ -195,17 +195,20 @@ def _read_csv(path: Path, required: Sequence[str]) -> list[tuple[int, dict[str, 
         raise ReviewError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); "
                           f"save it as CSV UTF-8") from None
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=_delimiter(text, required))
-    header = [h.strip() for h in (reader.fieldnames or [])]
-    missing = [c for c in required if c not in header]
-    if missing:
-        raise ReviewError(f"{path}:1: the header lacks the column(s) {', '.join(missing)} "
-                          f"(expected {', '.join(required)})")
-    reader.fieldnames = header
-    rows = []
-    for row in reader:
-        if not any((v or "").strip() for k, v in row.items() if k is not None):
-            continue  # a blank line left by a spreadsheet
-        rows.append((reader.line_num, {k: (v or "").strip() for k, v in row.items() if k is not None}))
+    try:
+        header = [h.strip() for h in (reader.fieldnames or [])]
+        missing = [c for c in required if c not in header]
+        if missing:
+            raise ReviewError(f"{path}:1: the header lacks the column(s) {', '.join(missing)} "
+                              f"(expected {', '.join(required)})")
+        reader.fieldnames = header
+        rows = []
+        for row in reader:
+            if not any((v or "").strip() for k, v in row.items() if k is not None):
+                continue  # a blank line left by a spreadsheet
+            rows.append((reader.line_num, {k: (v or "").strip() for k, v in row.items() if k is not None}))
+    except csv.Error as exc:  # a cell over the csv module's limit, a stray NUL…
+        raise ReviewError(f"{path}:{reader.line_num}: not a readable CSV row ({exc}); save the sheet as CSV UTF-8") from None
     return rows
 
 

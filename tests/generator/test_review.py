@@ -451,3 +451,11 @@ def test_a_varied_suite_is_sampled_by_matched_set_and_scored_per_level(varied_su
     judged = read_filled_sheet(sheets[0], parsed_key).judgments
     short = [r for r in parsed_key.rows if r.condition == "short_nonisland"]
     assert len({r.row_id for r in short}) == 3 and len(short) == 12 and all(r.row_id in judged for r in short)
+
+
+def test_a_cell_over_the_csv_limit_is_a_message_not_a_traceback(tmp_path):
+    paths = write_hand_example(tmp_path)
+    paths[1].write_text(paths[1].read_text() + "g9,grammatical," + "x" * 200_000 + ",,ok,\n")
+    result = runner.invoke(app, ["review", "--score", *map(str, paths)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"{paths[1]}:" in result.output and "not a readable CSV row" in result.output
