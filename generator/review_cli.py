@@ -26,7 +26,8 @@ def review(
     paths: list[Path] = typer.Argument(..., metavar="SUITE_OR_SHEETS",
                                      help="A suite folder; with --score, one or more filled sheets."),
     score: bool = typer.Option(False, "--score", help="Score filled sheets instead of writing one."),
-    n: int = typer.Option(30, min=1, help="Items per paradigm in the sheet (all four sentences of each)."),
+    n: int = typer.Option(30, min=1, help="Items per paradigm in the sheet (all four sentences of each); in a "
+                                          "suite built with --vary, matched sets, so items per paradigm and level."),
     seed: int = typer.Option(0, help="Sampling and shuffling seed; the same seed gives byte-identical files."),
     paradigm: list[str] = typer.Option([], help="Only this paradigm (repeatable; default: all)."),
     out: Optional[Path] = typer.Option(None, help="The sheet to write (CSV); its key goes beside it as <name>.key.csv."),
