@@ -66,20 +66,27 @@ def _pct(x: float) -> str:
     return "—" if x != x else f"{100 * x:.1f}"
 
 
-def print_table(model_summary: dict, baseline_summary: dict, measure: str = "LP") -> None:
-    from rich.console import Console
+def print_table(model_summary: dict, baseline_summary: dict, measure: str = "LP",
+                described: dict | None = None) -> None:
+    """`described`: run.json's `paradigms`, for the island column (weak islands marked)."""
     from rich.table import Table
+
+    from suite_format import ParadigmInfo
     table = Table(title=f"{model_summary['run']} vs unigram baseline ({measure}; accuracies in %)")
-    for col in ("paradigm", "n", "run", "DD>0", "mean DD", "SN>LI", "LN>LI", "SI>LI"):
-        table.add_column(col, justify="left" if col in ("paradigm", "run") else "right")
+    for col in ("paradigm", "island", "n", "run", "DD>0", "mean DD", "SN>LI", "LN>LI", "SI>LI"):
+        table.add_column(col, justify="left" if col in ("paradigm", "island", "run") else "right")
     model_m = model_summary["measures"].get(measure, {})
     base_m = baseline_summary["measures"].get(measure, {})
     for paradigm in sorted(model_m):
+        info = ParadigmInfo.from_json(paradigm, (described or {}).get(paradigm))
+        island = f"{info.marked_label}, {info.dependency}"
         for label, s in (("model", model_m[paradigm]), ("unigram", base_m.get(paradigm))):
             if s is None:
                 continue
-            table.add_row(paradigm if label == "model" else "", str(s["n"]), label, _pct(s["factorial_acc"]),
-                          f"{s['mean_DD']:.3f}", _pct(s["mp_SN_LI"]), _pct(s["mp_LN_LI"]), _pct(s["mp_SI_LI"]))
+            first = label == "model"
+            table.add_row(paradigm if first else "", island if first else "", str(s["n"]), label,
+                          _pct(s["factorial_acc"]), f"{s['mean_DD']:.3f}", _pct(s["mp_SN_LI"]), _pct(s["mp_LN_LI"]),
+                          _pct(s["mp_SI_LI"]))
     _full_width_console().print(table)
 
 
@@ -136,7 +143,8 @@ def _show(result) -> None:
                + (f" ({info['sentences_per_s']:.1f} sentences/s)" if info["sentences_per_s"] else " (all cached)"))
     print_licensing(result.tables.summary, result.baseline_tables.summary)
     if result.tables.items:
-        print_table(result.tables.summary, result.baseline_tables.summary)
+        print_table(result.tables.summary, result.baseline_tables.summary,
+                    described=result.info.get("paradigms"))
     typer.echo(f"wrote {result.run_dir} and {result.baseline_dir}")
 
 

@@ -160,3 +160,15 @@ def test_runs_without_descriptions_are_labelled_from_their_names(tmp_path):
         titles = {_cell(ax): ax.get_title() for ax in _visible(fig)}
         plt.close(fig)
     assert titles == {(0, 0): "whether", (0, 1): "complex NP", (1, 0): "whether"}
+
+
+def test_the_printed_run_table_marks_weak_islands(capsys):
+    """`bench run`'s terminal table names each paradigm's island as the report does."""
+    from benchmark.commands import print_table
+
+    stats = {"n": 3, "factorial_acc": 0.5, "mean_DD": 1.0, "mp_SN_LI": 1.0, "mp_LN_LI": 1.0, "mp_SI_LI": 0.0}
+    summary = {"run": "m.lp", "measures": {"LP": {"whether_island_rc": stats, "complex_np_island": stats}}}
+    described = {"whether_island_rc": {"label": "whether", "dependency": "rc", "design": "island", "strength": "weak"}}
+    print_table(summary, summary, described=described)
+    out = capsys.readouterr().out
+    assert "whether (weak), rc" in out and "complex NP, wh" in out and "complex NP (weak)" not in out
