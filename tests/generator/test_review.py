@@ -208,17 +208,20 @@ HAND_JUDGMENTS = {  # reader -> labels in the order of HAND_KEY
 }
 
 
-def write_hand_example(folder: Path) -> list[Path]:
+def write_hand_example(folder: Path, graded: dict | None = None) -> list[Path]:
+    """The hand-computed example; `graded` (reader -> severities of v1, v2) writes the graded sheet."""
     with open(folder / "hand.key.csv", "w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(KEY_COLUMNS)
         writer.writerows((rid, "p", f"p-{rid}", "c", kind, f"Frase {rid}.") for rid, kind in HAND_KEY)
     paths = []
     for reader, labels in HAND_JUDGMENTS.items():
+        severity = dict(zip(("v1", "v2"), graded[reader])) if graded else None
         with open(folder / f"{reader}.csv", "w", newline="") as handle:
             writer = csv.writer(handle)
-            writer.writerow(LEGACY_COLUMNS)
-            writer.writerows((rid, kind, f"Frase {rid}.", "", label, "")
+            writer.writerow(SHEET_COLUMNS if graded else LEGACY_COLUMNS)
+            writer.writerows((rid, kind, f"Frase {rid}.", "", label,
+                              *((severity.get(rid, ""),) if graded else ()), "")
                              for (rid, kind), label in zip(HAND_KEY, labels))
         paths.append(folder / f"{reader}.csv")
     return paths
@@ -365,17 +368,7 @@ GRADED = {  # reader -> severity of v1, v2 (HAND_KEY's violation rows)
 
 
 def write_graded_example(folder: Path) -> list[Path]:
-    write_hand_example(folder)
-    paths = []
-    for reader, labels in HAND_JUDGMENTS.items():
-        severity = dict(zip(("v1", "v2"), GRADED[reader]))
-        with open(folder / f"{reader}.csv", "w", newline="") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(SHEET_COLUMNS)
-            writer.writerows((rid, kind, f"Frase {rid}.", "", label, severity.get(rid, ""), "")
-                             for (rid, kind), label in zip(HAND_KEY, labels))
-        paths.append(folder / f"{reader}.csv")
-    return paths
+    return write_hand_example(folder, GRADED)
 
 
 def test_severity_rates_and_agreement_on_a_hand_computed_example(tmp_path):
