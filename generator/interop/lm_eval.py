@@ -3,7 +3,10 @@ JSONL of minimal pairs (the BLiMP records of blimp.py), plus a group YAML over t
 
 Each task is multiple choice over [sentence_good, sentence_bad] with an empty context and
 target 0, scored by `acc`: the share of pairs whose good sentence gets the higher
-log-likelihood, exactly as the harness runs BLiMP. The harness resolves `data_files`
+log-likelihood. Unlike the harness's own BLiMP tasks, the choices are scored with no
+delimiter before them (`target_delimiter: ''`): the harness's default, a space, scores
+" " + sentence, which is not the sentence `bench run` scores and gave another accuracy
+(0.80 against 0.711 on a whether suite); with no delimiter the two tools agree. The harness resolves `data_files`
 against the folder it is started from, so run it from the task folder
 (`lm_eval --include_path . --tasks <group>`), or export with absolute data paths."""
 
@@ -36,6 +39,7 @@ def task_config(suite: Suite, paradigm: str, data_file: str) -> dict:
         "doc_to_text": "",
         "doc_to_choice": "{{[sentence_good, sentence_bad]}}",
         "doc_to_target": 0,
+        "target_delimiter": "",   # score the sentence itself, as `bench run` does (no leading space)
         "num_fewshot": 0,
         "metric_list": [{"metric": "acc", "aggregation": "mean", "higher_is_better": True}],
         "metadata": {"version": 1.0},

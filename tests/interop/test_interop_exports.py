@@ -176,6 +176,10 @@ def test_lm_eval_task_folder(suite_dir, tmp_path):
         assert (out / data_file).is_file() and not Path(data_file).is_absolute()
         assert config["doc_to_choice"] == "{{[sentence_good, sentence_bad]}}"
         assert config["doc_to_target"] == 0 and config["doc_to_text"] == ""
+        # no space before the choice: the harness then scores the sentence `bench run` scores
+        assert config["target_delimiter"] == ""
+        text = (out / f"{paradigm}.yaml").read_text(encoding="utf-8")
+        assert "target_delimiter: ''\n" in text and "doc_to_text: ''\n" in text
         assert [m["metric"] for m in config["metric_list"]] == ["acc"]
         doc = json.loads((out / data_file).read_text(encoding="utf-8").splitlines()[0])
         assert {"sentence_good", "sentence_bad"} <= set(doc)
