@@ -22,6 +22,7 @@ whose label does not say which is classified by its connective (`se`: conditiona
 from __future__ import annotations
 
 import csv
+import dataclasses
 import re
 from collections import Counter
 from pathlib import Path
@@ -91,23 +92,37 @@ def import_file(path: Path, fmt: str | None = None, paradigm: str | None = None)
     by_paradigm: dict[str, list[Item]] = {}
     labels: dict[str, set[str]] = {}
     assigned: dict[str, Counter[str]] = {}  # paradigm -> how its items were assigned -> count
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[str, Item]] = {}
+    repeated: dict[str, list[str]] = {}  # paradigm -> published ids given to more than one item
     if paradigm:
         _one_dependency(groups, paradigm)
     for group in groups:
         name, how = _paradigm_of(group, paradigm, path)
         item = _item(group, name)
         if item.item_id in seen:
-            raise InteropError(f"{group.where}: item {group.number} of {name} appears twice "
-                               f"(first at {seen[item.item_id]})")
-        seen[item.item_id] = group.where
+            where, first = seen[item.item_id]
+            if _texts(first) == _texts(item):
+                raise InteropError(f"{group.where}: item {group.number} of {name} appears twice "
+                                   f"(first at {where}); delete one copy")
+            # Published files reuse an id for another item (the thesis's complex-NP file): the
+            # item keeps the published id in `source` and gets its own (…-r2, …-r3).
+            repeated.setdefault(name, []).append(group.number)
+            count = sum(1 for k in seen if k == item.item_id or k.startswith(f"{item.item_id}-r")) + 1
+            item = dataclasses.replace(item, item_id=f"{item.item_id}-r{count}")
+        seen[item.item_id] = (group.where, item)
         by_paradigm.setdefault(name, []).append(item)
         labels.setdefault(name, set()).add(group.label or path.stem)
         assigned.setdefault(name, Counter())[how] += 1
     files = {f"{name}.jsonl": "".join(dumps_item(i) + "\n" for i in items)
              for name, items in sorted(by_paradigm.items())}
-    files["manifest.json"] = dump_json(_manifest(path, fmt, paradigm, norm, by_paradigm, labels, assigned), indent=2)
+    manifest = _manifest(path, fmt, paradigm, norm, by_paradigm, labels, assigned)
+    manifest["imported"]["repeated_ids"] = {name: ids for name, ids in sorted(repeated.items())}
+    files["manifest.json"] = dump_json(manifest, indent=2)
     return files
+
+
+def _texts(item: Item) -> dict[str, str]:
+    return {c: s.text for c, s in item.conditions.items()}
 
 
 def _paradigm_of(group: Group, forced: str | None, path: Path) -> tuple[str, str]:
@@ -190,4 +205,8 @@ def summary_lines(manifest: dict) -> list[str]:
         how = ", ".join(f"{reason}: {count}" for reason, count in entry["by"].items())
         n = entry["n_items"]
         lines.append(f"  {name}: {n} item{'s' if n != 1 else ''} ({how})")
+    for name, ids in manifest["imported"].get("repeated_ids", {}).items():
+        shown = ", ".join(dict.fromkeys(ids))
+        lines.append(f"  {name}: {len(ids)} item{'s' if len(ids) != 1 else ''} reuse a published id of another "
+                     f"item ({shown}); each keeps it in `source` and gets its own id (…-r2)")
     return lines

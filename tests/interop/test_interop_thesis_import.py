@@ -178,3 +178,25 @@ def test_imported_suite_runs_in_the_benchmark(tmp_path, monkeypatch):
     summary = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
     assert set(summary["measures"]["LP"]) == {"adjunct_island", "adjunct_island_conditional", "adjunct_island_temporal"}
     assert len((run_dir / "sentences.csv").read_text(encoding="utf-8").splitlines()) == 1 + 8 * 4
+
+
+def test_a_published_id_reused_for_another_item_is_kept_in_source(tmp_path):
+    """The thesis's complex-NP file gives some pairIDs to two different items: both import,
+    the second with its own id, and the summary says how many ids repeated."""
+    records = json.loads((DATA / "thesis_complex_np_island.json").read_text(encoding="utf-8"))["sentences"]
+    other = dict(records[2], pairID=records[1]["pairID"])  # item 3's sentences under item 2's id
+    source = tmp_path / "thesis_complex_np_island.json"
+    source.write_text(json.dumps({"sentences": [*records, other]}, ensure_ascii=False), encoding="utf-8")
+    out, output = imported(tmp_path, source)
+    items = load_suite(out).paradigms["complex_np_island"]
+    ids = [i.item_id for i in items]
+    assert len(set(ids)) == len(ids) == len(records) + 1
+    assert ids[-1] == f"complex_np_island-{int(records[1]['pairID']):05d}-r2"
+    assert items[-1].source["pairID"] == records[1]["pairID"]  # the published id, as written
+    assert "1 item reuse a published id of another item" in output
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["imported"]["repeated_ids"] == {"complex_np_island": [str(records[1]["pairID"])]}
+    # the same item twice is still an error: one copy is a mistake, not a second item
+    source.write_text(json.dumps({"sentences": [*records, records[1]]}, ensure_ascii=False), encoding="utf-8")
+    result = runner.invoke(app, ["import", str(source), "--out", str(tmp_path / "again")])
+    assert result.exit_code == 2 and "appears twice" in result.output and "Traceback" not in result.output
