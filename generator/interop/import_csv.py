@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from generator.interop.common import InteropError
-from generator.interop.import_labels import Group, Normalisations, compact, condition_key, dependency_of
+from generator.interop.import_labels import Group, Normalisations, compact, condition_key, dependency_from
 from generator.suite import CONDITIONS
 
 _COLUMNS = {
@@ -117,7 +117,7 @@ def read(path: Path, text: str, norm: Normalisations, paradigm: str | None) -> l
         length, structure, clause = _factors(
             [(c, cell[c]) for c in ("clause", "cond1", "cond2") if c in cell], where)
         label = cell.get("island", "")
-        dependency = dependency_of(clause or label)
+        dependency = dependency_from(clause, label, path.stem)
         variant = {"clause_type": clause} if clause and compact(clause) not in {"wh", "rc"} else {}
         number = cell["item"]
         if not number:

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 from generator.interop.common import InteropError
 from generator.interop.import_labels import (DEPENDENCY_KEYS, LABEL_KEYS, NUMBER_KEYS, Group, Normalisations,
-                                             compact, condition_key, dependency_of, looks_like_condition)
+                                             compact, condition_key, dependency_from, looks_like_condition)
 from generator.suite import CONDITIONS
 
 
@@ -96,7 +96,7 @@ def read(path: Path, text: str, norm: Normalisations) -> list[Group]:
         number_key = _first_key(source, NUMBER_KEYS)
         number = str(source[number_key]) if number_key else str(index)
         dependency_key = _first_key(source, DEPENDENCY_KEYS)
-        dependency = dependency_of(source[dependency_key] if dependency_key else label)
+        dependency = dependency_from(str(source[dependency_key]) if dependency_key else None, label, path.stem)
         groups.append(Group(where, label, dependency, number, {}, texts=texts, source=source))
     if not groups:
         raise InteropError(f"{path}: no items in this file")

@@ -135,5 +135,13 @@ def dependency_of(label: str) -> str:
     return "rc" if tokens & {"rc", "relative", "relativa", "relativo"} else "wh"
 
 
+def dependency_from(explicit: str | None, label: str, file_stem: str) -> str:
+    """A `clause_type` / `dependency` value decides; without one, a label or the file name
+    that says relative clause (the 2016 files: `rc_whether.json`) makes the item rc."""
+    if explicit:
+        return dependency_of(explicit)
+    return "rc" if "rc" in (dependency_of(label), dependency_of(file_stem)) else "wh"
+
+
 def paradigm_name(base: str, dependency: str) -> str:
     return base if dependency == "wh" else f"{base}_{dependency}"

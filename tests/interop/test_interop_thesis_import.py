@@ -200,3 +200,26 @@ def test_a_published_id_reused_for_another_item_is_kept_in_source(tmp_path):
     source.write_text(json.dumps({"sentences": [*records, records[1]]}, ensure_ascii=False), encoding="utf-8")
     result = runner.invoke(app, ["import", str(source), "--out", str(tmp_path / "again")])
     assert result.exit_code == 2 and "appears twice" in result.output and "Traceback" not in result.output
+
+
+def test_relative_clause_files_named_rc_import_into_the_rc_paradigms(tmp_path):
+    """2016-shape relative-clause files say `rc_` in their name and nothing in their records:
+    they belong to the `_rc` paradigms, not to the wh islands."""
+    rows = [{"short_nonisland": "Ieri ho conosciuto il giovane che pensa che Marta abbia riparato la radio.",
+             "long_nonisland": "Ieri ho visto la radio che il giovane pensa che Marta abbia riparato.",
+             "short_island": "Ieri ho conosciuto il giovane che si chiede se Marta abbia riparato la radio.",
+             "long_island": "Ieri ho visto la radio che il giovane si chiede se Marta abbia riparato.",
+             "item": k} for k in (1, 2)]
+    rows[1] = {**rows[1], **{c: t.replace("Marta", "Paola") for c, t in rows[1].items() if c != "item"}}
+    source = tmp_path / "rc_whether_island.jsonl"
+    source.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    out, output = imported(tmp_path, source)
+    suite = load_suite(out)
+    assert list(suite.paradigms) == ["whether_island_rc"]
+    assert {i.dependency for i in suite.paradigms["whether_island_rc"]} == {"rc"}
+    # an explicit clause type still decides, whatever the file is called
+    source2 = tmp_path / "rc_whether_island2.jsonl"
+    source2.write_text("".join(json.dumps({**r, "clause_type": "WH"}, ensure_ascii=False) + "\n" for r in rows),
+                       encoding="utf-8")
+    out2, _ = imported(tmp_path, source2)
+    assert list(load_suite(out2).paradigms) == ["whether_island"]
