@@ -126,7 +126,7 @@ def make_environment(lexicon: Lexicon) -> jinja2.Environment:
         person, number = _person(subject)
         form = v.entry.forms[tense][m.person_index(person, number)]
         if resume is not None:
-            return _resumed(v, resume, form)
+            return _with_clitic(v, resume, lambda gender, number_: form)
         return f"{m.reflexive_clitic(person, number)} {form}" if v.reflexive else form
 
     def participle(v: Filler, subject: Filler | str) -> str:
@@ -144,8 +144,8 @@ def make_environment(lexicon: Lexicon) -> jinja2.Environment:
         person, number = _person(subject)
         aux_form = aux.entry.forms[aux_tense][m.person_index(person, number)]
         if resume is not None:
-            gender, number_ = _resumed_agreement(v, resume)
-            return _resumed(v, resume, f"{aux_form} {m.agree_participle(v.entry.form('part'), gender, number_)}")
+            return _with_clitic(v, resume, lambda gender, number_:
+                                f"{aux_form} {m.agree_participle(v.entry.form('part'), gender, number_)}")
         clitic = f"{m.reflexive_clitic(person, number)} " if v.reflexive else ""
         return f"{clitic}{aux_form} {participle(v, subject)}"
 
@@ -157,14 +157,13 @@ def make_environment(lexicon: Lexicon) -> jinja2.Environment:
             return perfect(v, f"{'pres' if tense == 'perf' else 'impf'}_{mood}", subject, resume)
         return finite(v, f"{tense}_{mood}", subject, resume)
 
-    def _resumed_agreement(v: Filler, resume: Filler | str) -> tuple[str, str]:
+    def _with_clitic(v: Filler, resume: Filler | str, verb_form) -> str:
+        """The resumptive clitic (agreeing with `resume`) + the verb form built for that agreement."""
         if v.reflexive or v.entry.feature("aux") == "essere":
             raise TemplateError(f"a resumptive clitic needs a transitive verb with avere, not {v.lemma!r}")
-        return _agreement(resume)
-
-    def _resumed(v: Filler, resume: Filler | str, form: str) -> str:
-        gender, number = _resumed_agreement(v, resume)
-        return m.join(m.object_clitic(gender, number, form).rstrip(" "), form)
+        gender, number = _agreement(resume)
+        form = verb_form(gender, number)
+        return m.object_clitic(gender, number, form) + form  # the clitic carries its own separator
 
     env.filters.update(noun=noun, article=article, det=det, np=np, indef=indef, prep=prep,
                        which=which, verb=finite, participle=participle, perfect=perfect,
