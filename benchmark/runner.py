@@ -285,14 +285,14 @@ def _score_and_write(suite, opts, progress, log, ranks, lm, name, load_seconds, 
     if not ranks.is_main:
         return None
 
-    unigram = {k: baseline.sentence_logprob(s) for k, s in sentence_inputs(suite, False).items()}
+    unigram = {k: baseline.sentence_logprob(s, suite.language) for k, s in sentence_inputs(suite, False).items()}
     run_name = f"{slug(name)}.{scorer.scorer}"
     tables = build_tables(suite, run_name, {k: scores[s] for k, s in inputs.items()}, unigram, opts.alpha)
     info = {
         "model": name, "model_id": lm.model_id, "revision": lm.revision, "kind": lm.kind,
         "scorer": scorer.scorer, "dtype": lm.dtype, "device": str(lm.device), "lowercase": lm.lowercase,
         "bos": lm.bos_token if lm.kind == "causal" else None, "penlp_alpha": opts.alpha,
-        "suite": str(suite.path), "suite_name": suite.name, "n_items": len(suite.items),
+        "suite": str(suite.path), "suite_name": suite.name, "language": suite.language, "n_items": len(suite.items),
         "n_sentences": len(inputs), "n_distinct_sentences": len(set(inputs.values())),
         "n_scored_now": n_sent, "seconds": round(seconds, 3),
         "sentences_per_s": round(n_sent / seconds, 3) if n_sent and seconds > 0 else None,
@@ -325,12 +325,13 @@ def paradigm_infos(suite: Suite) -> dict[str, dict]:
 def run_baseline(suite: Suite, opts: RunOptions) -> tuple[Path, RunTables]:
     t0 = time.perf_counter()
     inputs = sentence_inputs(suite, False)
-    scores = {k: baseline.score(s) for k, s in inputs.items()}
-    unigram = {k: baseline.sentence_logprob(s) for k, s in inputs.items()}
+    scores = {k: baseline.score(s, suite.language) for k, s in inputs.items()}
+    unigram = {k: baseline.sentence_logprob(s, suite.language) for k, s in inputs.items()}
     tables = build_tables(suite, "unigram.unigram", scores, unigram, opts.alpha)
     seconds = time.perf_counter() - t0
     info = {
-        "model": "unigram", "model_id": "wordfreq:it", "revision": versions().get("wordfreq", "unknown"),
+        "model": "unigram", "model_id": f"wordfreq:{suite.language}", "language": suite.language,
+        "revision": versions().get("wordfreq", "unknown"),
         "kind": "unigram", "scorer": "unigram", "dtype": "fp64", "device": "cpu", "lowercase": True,
         "bos": None, "penlp_alpha": opts.alpha, "suite": str(suite.path), "suite_name": suite.name,
         "n_items": len(suite.items), "n_sentences": len(inputs), "seconds": round(seconds, 3),

@@ -17,6 +17,7 @@ from typing import Callable
 from . import __version__, bands
 from .faults import pause, pid_alive
 from .grammar import DEPENDENCIES, Paradigm, load_paradigms
+from .languages import DEFAULT_LANGUAGE, get_language
 from .lexicon import Lexicon, load_lexicon
 from .render import ConditionRenderer, Filler, make_environment
 from .sampler import Plan, Sampler, UnsatisfiableError, build_plan, iter_level_combinations
@@ -39,6 +40,7 @@ class BuildRequest:
     vary: tuple[str, ...] = ()           # variant factors to cross item-matched (one or several)
     levels: tuple[tuple[str, str], ...] = ()  # fixed variant levels, e.g. (("subject_type", "noun"),)
     dependency: str = "all"              # wh, rc or all
+    language: str = DEFAULT_LANGUAGE     # it, en: the lexicon and grammar folders used
 
     def __post_init__(self) -> None:
         # One factor may be given as a string; several are crossed, each level with each.
@@ -46,6 +48,7 @@ class BuildRequest:
         if len(set(vary)) != len(vary):
             raise BuildError(f"--vary names a factor twice: {', '.join(vary)}")
         object.__setattr__(self, "vary", vary)
+        get_language(self.language)  # an unknown code fails here, with the known ones
 
 
 def select_paradigms(paradigms: dict[str, Paradigm], phenomenon: str, dependency: str = PHENOMENA_ALL) -> list[Paradigm]:
@@ -66,7 +69,8 @@ def select_paradigms(paradigms: dict[str, Paradigm], phenomenon: str, dependency
 
 def suite_name(request: BuildRequest) -> str:
     what = "islands" if request.phenomenon == PHENOMENA_ALL else request.phenomenon
-    name = f"italian_{what}" if request.dependency == PHENOMENA_ALL else f"italian_{request.dependency}_{what}"
+    language = get_language(request.language).name
+    name = f"{language}_{what}" if request.dependency == PHENOMENA_ALL else f"{language}_{request.dependency}_{what}"
     for factor in request.vary:
         name += f"-vary-{factor}"
     for factor, level in request.levels:
@@ -232,6 +236,7 @@ class ParadigmBuilder:
             matched_set=matched_set,
             residual=tuple(residual),
             design=layout.name,
+            language=self.paradigm.language,
         )
 
 
@@ -247,6 +252,8 @@ def command_line(request: BuildRequest) -> str:
     parts = ["gen", "build", "--phenomenon", request.phenomenon, "--n", str(request.n), "--seed", str(request.seed)]
     if request.dependency != PHENOMENA_ALL:
         parts += ["--dependency", request.dependency]
+    if request.language != DEFAULT_LANGUAGE:
+        parts += ["--language", request.language]
     for factor in request.vary:
         parts += ["--vary", factor]
     for factor, level in request.levels:
@@ -256,8 +263,8 @@ def command_line(request: BuildRequest) -> str:
 
 def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
                 progress: Callable[[str, int], Callable[[int], None]] | None = None) -> tuple[dict[str, list[Item]], dict]:
-    lexicon = load_lexicon(lexicon_dir)
-    paradigms = select_paradigms(load_paradigms(grammar_dir), request.phenomenon, request.dependency)
+    lexicon = load_lexicon(lexicon_dir, request.language)
+    paradigms = select_paradigms(load_paradigms(grammar_dir, request.language), request.phenomenon, request.dependency)
     fixed = {f for f, _ in request.levels}
     requests = {p.name: request for p in paradigms}
     if (fixed or request.vary) and len(paradigms) > 1:
@@ -284,6 +291,7 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
         "format_version": FORMAT_VERSION,
         "generator_version": __version__,
         "suite": suite_name(request),
+        "language": request.language,
         "command": command_line(request),
         "seed": request.seed,
         "n_per_paradigm": request.n,
@@ -297,6 +305,7 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
         "paradigms": {
             b.paradigm.name: {
                 "title": b.paradigm.title,
+                "language": b.paradigm.language,
                 "phenomenon": b.paradigm.phenomenon,
                 "dependency": b.paradigm.dependency,
                 "design": b.paradigm.item_design,

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .grammar import load_paradigms
 from .lexicon import Entry, Lexicon, load_lexicon
+from .languages import DEFAULT_LANGUAGE, LANGUAGES
 from .paths import GRAMMAR_DIR
 from .stats import CONTENT_TABLES, paradigm_stats
 from suite_format.schema import validate_suite_folder
@@ -165,8 +166,12 @@ def check_item_restrictions(item: Item, paradigms: dict, lexicon: Lexicon) -> li
 
 def check_suite(suite_dir: Path, lexicon_dir: Path, grammar_dir: Path = GRAMMAR_DIR) -> tuple[dict, list[str]]:
     suite = read_suite(suite_dir)
-    lexicon = load_lexicon(lexicon_dir)
-    paradigms = load_paradigms(grammar_dir)
+    language = suite.manifest.get("language") or DEFAULT_LANGUAGE  # version 2 suites: Italian
+    if not isinstance(language, str) or language not in LANGUAGES:
+        raise CheckError(f"{suite_dir}/manifest.json: language {language!r} is not one this tool knows "
+                         f"({', '.join(LANGUAGES)})")
+    lexicon = load_lexicon(lexicon_dir, language)
+    paradigms = load_paradigms(grammar_dir, language)
     problems: list[str] = list(validate_suite_folder(suite_dir)) if Path(suite_dir).is_dir() else []
     stats = {}
     for name, items in suite.paradigms.items():
@@ -178,6 +183,8 @@ def check_suite(suite_dir: Path, lexicon_dir: Path, grammar_dir: Path = GRAMMAR_
             if item.item_id in seen:
                 problems.append(f"{name}.jsonl: duplicate item_id {item.item_id}")
             seen.add(item.item_id)
+            if item.language != language:
+                problems.append(f"{name}.jsonl: item {item.item_id} is in {item.language!r}, the suite in {language!r}")
             problems += check_item_format(item)
             problems += check_item_restrictions(item, paradigms, lexicon)
         problems += repeated_sentences(items)

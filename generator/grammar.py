@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from .formula import FormulaError, parse_formula
-from .lexicon import TABLES
+from .languages import DEFAULT_LANGUAGE, get_language
 from suite_format import DESIGNS, ISLAND, STRENGTHS, Design, ParadigmInfo
 
 _REF = re.compile(r"\{(\w+)\.(\w+)\}")
@@ -77,6 +77,7 @@ class Paradigm:
     item_design: str = ISLAND.name                      # the 2x2 layout (suite_format.designs)
     label: str = ""                                     # the island as a column title (whether, complex NP)
     strength: str | None = None                         # weak | strong island; None for the baseline
+    language: str = DEFAULT_LANGUAGE                    # the folder it was read from (grammar/<code>)
 
     @property
     def info(self) -> ParadigmInfo:
@@ -138,7 +139,7 @@ def _as_list(value: Any, path: Path | None = None, key: str = "") -> tuple[str, 
     return tuple(str(v) for v in value)
 
 
-def _slot(path: Path, key: str, name: str, raw: Any) -> SlotSpec | None:
+def _slot(path: Path, key: str, name: str, raw: Any, tables: tuple[str, ...]) -> SlotSpec | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
@@ -147,8 +148,8 @@ def _slot(path: Path, key: str, name: str, raw: Any) -> SlotSpec | None:
     if unknown:
         raise _fail(path, key, f"unknown key(s) {sorted(unknown)}; a slot has table, where, distinct")
     table = raw.get("table")
-    if table not in TABLES:
-        raise _fail(path, f"{key}.table", f"unknown table {table!r} (tables: {', '.join(TABLES)})")
+    if table not in tables:
+        raise _fail(path, f"{key}.table", f"unknown table {table!r} (tables: {', '.join(tables)})")
     where = _where(path, f"{key}.where", raw.get("where"))
     return SlotSpec(name, table, where, _as_list(raw.get("distinct"), path, f"{key}.distinct"))
 
@@ -198,11 +199,11 @@ def _read_yaml(path: Path, seen: tuple[Path, ...] = ()) -> dict:
     return merged
 
 
-def load_paradigm(path: Path) -> Paradigm:
+def load_paradigm(path: Path, language: str = DEFAULT_LANGUAGE) -> Paradigm:
     path = Path(path)
     data = _read_yaml(path)
     try:
-        return _paradigm(path, data)
+        return _paradigm(path, data, tuple(get_language(language).tables), language)
     except (TypeError, AttributeError, ValueError) as exc:
         if isinstance(exc, GrammarError):
             raise
@@ -211,7 +212,7 @@ def load_paradigm(path: Path) -> Paradigm:
                            "compare with grammar/README.md") from None
 
 
-def _paradigm(path: Path, data: dict) -> Paradigm:
+def _paradigm(path: Path, data: dict, tables: tuple[str, ...], language: str) -> Paradigm:
     for key in ("paradigm", "phenomenon", "slots", "conditions"):
         if key not in data:
             raise _fail(path, key, "missing")
@@ -224,7 +225,7 @@ def _paradigm(path: Path, data: dict) -> Paradigm:
 
     slots: dict[str, SlotSpec] = {}
     for slot_name, raw in _mapping(path, "slots", data["slots"]).items():
-        spec = _slot(path, f"slots.{slot_name}", slot_name, raw)
+        spec = _slot(path, f"slots.{slot_name}", slot_name, raw, tables)
         if spec is None:
             raise _fail(path, f"slots.{slot_name}", "a slot needs a table")
         slots[slot_name] = spec
@@ -260,7 +261,7 @@ def _paradigm(path: Path, data: dict) -> Paradigm:
             for s, sraw in _mapping(path, f"{lkey}.slots", lraw.get("slots")).items():
                 if s not in slots:
                     raise _fail(path, f"{lkey}.slots.{s}", "unknown slot (declare it under slots first)")
-                level_slots[s] = _slot(path, f"{lkey}.slots.{s}", s, sraw)
+                level_slots[s] = _slot(path, f"{lkey}.slots.{s}", s, sraw, tables)
             level_where = {}
             for s, wraw in _mapping(path, f"{lkey}.where", lraw.get("where")).items():
                 if s not in slots:
@@ -322,6 +323,7 @@ def _paradigm(path: Path, data: dict) -> Paradigm:
         item_design=layout.name,
         label=label.strip(),
         strength=strength,
+        language=language,
     )
     _check_references(paradigm)
     return paradigm
@@ -339,10 +341,14 @@ def _check_references(p: Paradigm) -> None:
                                 f"refers to {ref!r}, which is sampled later: declare {ref!r} first")
 
 
-def load_paradigms(directory: Path) -> dict[str, Paradigm]:
+def load_paradigms(directory: Path, language: str = DEFAULT_LANGUAGE) -> dict[str, Paradigm]:
+    """The paradigms of `language` in `directory`: a folder of paradigm files, or a folder
+    holding one such folder per language (grammar/it, grammar/en)."""
+    from .paths import language_folder
+    directory = language_folder(Path(directory), language, "grammar", "*.yaml")
     out = {}
-    for path in sorted(Path(directory).glob("*.yaml")):
-        paradigm = load_paradigm(path)
+    for path in sorted(directory.glob("*.yaml")):
+        paradigm = load_paradigm(path, language)
         out[paradigm.name] = paradigm
     if not out:
         raise GrammarError(f"{directory}: no paradigm files (*.yaml)")

@@ -10,145 +10,8 @@ from pathlib import Path
 from typing import Mapping
 
 from .formula import FeatureValue, Formula, FormulaError, parse_formula
-from .morphology import definite_article
-
-PERSONS = ("1sg", "2sg", "3sg", "1pl", "2pl", "3pl")
-PARADIGM_COLUMNS = ("pres_ind", "pres_subj", "impf_ind", "impf_subj", "fut", "cond")
-
-NOUN_CLASSES = frozenset(
-    "human animal institution artifact tool device vehicle furniture clothing container food "
-    "drink plant money document content info emotion reaction event plan place building abstract relation".split()
-)
-VERB_ROLES = frozenset("transitive bridge se_embed noun_embed emotive causative host auxiliary".split())
-YES_NO = frozenset(("yes", "no"))
-# Relations an adjunct clause can bear to its host event: one per connective (connectives.csv).
-ADJUNCT_RELATIONS = frozenset("condition when during after before".split())
-# Kinds of everyday act an adjunct-host verb plausibly follows or answers (lexicon/README.md).
-EVENT_KINDS = frozenset("disruptive contestable grave public chore".split())
-
-
-@dataclass(frozen=True)
-class Column:
-    name: str
-    required: bool = True
-    values: frozenset[str] | None = None  # closed list, for feature columns
-    multi: bool = False                   # `;`-separated values
-    kind: str = "feature"                 # feature | form | paradigm | formula | number | text
-
-
-def _closed(*values: str) -> frozenset[str]:
-    return frozenset(values)
-
-
-TABLES: dict[str, tuple[Column, ...]] = {
-    "nouns": (
-        Column("lemma", kind="form"),
-        Column("gender", values=_closed("m", "f")),
-        Column("plural", kind="form"),
-        Column("classes", values=NOUN_CLASSES, multi=True),
-        Column("comp_mood", required=False, values=_closed("subj", "ind", "both")),
-        Column("info_type", required=False, values=_closed("report", "belief", "feeling")),
-        Column("trivial_content", required=False, values=YES_NO),
-        Column("count", required=False, values=_closed("count", "mass")),
-        Column("valence", required=False, values=_closed("negative", "positive", "neutral")),
-        Column("gradable", required=False, values=YES_NO),
-        Column("di_theme", required=False, values=YES_NO),
-        Column("author", required=False, values=_closed("anyone", "specialist")),
-        Column("scale", required=False, values=_closed("large")),
-        Column("article", required=False, values=_closed("il", "lo", "la", "l'")),
-        Column("zipf", kind="number"),
-        Column("note", required=False, kind="text"),
-    ),
-    "verbs": (
-        Column("lemma", kind="form"),
-        Column("aux", values=_closed("avere", "essere")),
-        Column("roles", values=VERB_ROLES, multi=True),
-        Column("object", values=_closed("obligatory", "optional", "none")),
-        Column("che_mood", required=False, values=_closed("subj", "ind", "both")),
-        Column("subj", required=False, kind="formula"),
-        Column("obj", required=False, kind="formula"),
-        Column("absolute_use", required=False, values=YES_NO),
-        Column("stative", required=False, values=YES_NO),
-        Column("event_kind", required=False, values=EVENT_KINDS, multi=True),
-        Column("cosa_why", required=False, values=YES_NO),
-        Column("se_complement", required=False, values=YES_NO),
-        Column("adjuncts", required=False, values=ADJUNCT_RELATIONS, multi=True),
-        Column("reacts_to", required=False, values=EVENT_KINDS),
-        Column("proleptic_di", required=False, values=YES_NO),
-        Column("trivial_content", required=False, values=YES_NO),
-        Column("wh_complement", required=False, values=YES_NO),
-        Column("weak_bridge", required=False, values=YES_NO),
-        Column("info_object", required=False, values=YES_NO),
-        Column("prospective", required=False, values=YES_NO),
-        Column("part", kind="form"),
-        *(Column(name, kind="paradigm") for name in PARADIGM_COLUMNS),
-        Column("zipf", kind="number"),
-        Column("note", required=False, kind="text"),
-    ),
-    "names": (
-        Column("lemma", kind="form"),
-        Column("gender", values=_closed("m", "f")),
-        Column("family"),
-        Column("zipf", kind="number"),
-        Column("note", required=False, kind="text"),
-    ),
-    "pronouns": (
-        Column("lemma", kind="form"),
-        Column("person", values=_closed("1", "2", "3")),
-        Column("number", values=_closed("sg", "pl")),
-        Column("gender", values=_closed("m", "f", "mf")),
-        Column("note", required=False, kind="text"),
-    ),
-    "connectives": (
-        Column("lemma", kind="form"),
-        Column("type", values=_closed("conditional", "temporal")),
-        Column("mood", values=_closed("ind", "subj")),
-        Column("tense", values=_closed("pres", "perf", "impf", "pluperf")),
-        Column("relation", values=ADJUNCT_RELATIONS),
-        Column("note", required=False, kind="text"),
-    ),
-    "predicates": (
-        Column("lemma", kind="form"),
-        Column("che_mood", values=_closed("subj", "ind")),
-        Column("proleptic_di", values=YES_NO),
-        Column("reading", required=False, values=_closed("epistemic", "evaluative", "prospective")),
-        Column("zipf", kind="number"),
-        Column("note", required=False, kind="text"),
-    ),
-    "wh_words": (
-        Column("lemma", kind="form"),
-        Column("category", values=_closed("pronoun", "determiner", "pp")),
-        Column("animacy", values=_closed("human", "inanimate", "any")),
-        Column("note", required=False, kind="text"),
-    ),
-}
-
-# Columns that are optional in general but required where a row has a feature: the
-# property matters only for the slots those rows can fill.
-REQUIRED_WHEN: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "verbs": (
-        ("absolute_use", "roles", "transitive"), ("stative", "roles", "transitive"),
-        ("proleptic_di", "roles", "bridge"), ("trivial_content", "roles", "bridge"),
-        ("trivial_content", "roles", "se_embed"),
-        ("cosa_why", "roles", "host"), ("se_complement", "roles", "host"),
-        ("adjuncts", "roles", "host"), ("reacts_to", "roles", "host"),
-        ("cosa_why", "roles", "emotive"), ("se_complement", "roles", "emotive"),
-    ),
-    "nouns": (
-        ("count", "classes", "emotion"), ("valence", "count", "count"), ("gradable", "count", "count"),
-        ("di_theme", "count", "count"),
-        ("trivial_content", "classes", "info"),
-    ),
-}
-
-# Features every entry of a table has without a column: names and pronouns denote people,
-# common nouns and names are third person singular.
-IMPLICIT_FEATURES: dict[str, dict[str, str]] = {
-    "nouns": {"person": "3", "number": "sg"},
-    "names": {"classes": "human", "person": "3", "number": "sg"},
-    "pronouns": {"classes": "human"},
-}
-
+from .languages import DEFAULT_LANGUAGE, Language, get_language
+from .languages.columns import Column
 
 class LexiconError(ValueError):
     """Invalid lexicon rows; the message lists every problem with file, line and column."""
@@ -186,6 +49,7 @@ class Entry:
 @dataclass
 class Lexicon:
     tables: dict[str, list[Entry]]
+    language: str = DEFAULT_LANGUAGE                          # its code: the templates' filters follow it
     exceptions: dict[str, str] = field(default_factory=dict)  # form -> lemma, checked by hand
     files: dict[str, Path] = field(default_factory=dict)
     matches: dict = field(default_factory=dict, repr=False)   # (table, formula) -> matching indices
@@ -200,22 +64,13 @@ class Lexicon:
         raise KeyError(f"{table}: no lemma {lemma!r}")
 
 
-def _feature_names_by_table() -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    for table, columns in TABLES.items():
-        names = {c.name for c in columns if c.kind == "feature"} | {"zipf"}
-        names |= set(IMPLICIT_FEATURES.get(table, {}))
-        out[table] = names
-    return out
-
-
-def _check_formula(formula: Formula, where: str, errors: list[str]) -> None:
+def _check_formula(formula: Formula, where: str, errors: list[str], language: Language) -> None:
     """Atoms of a restriction must name features and values that arguments can have."""
-    known: dict[str, frozenset[str] | None] = {"zipf": None, "person": _closed("1", "2", "3"),
-                                               "number": _closed("sg", "pl"),
-                                               "det": _closed("il", "lo", "la", "l'"),
+    known: dict[str, frozenset[str] | None] = {"zipf": None, **language.reference_features,
                                                "lemma": None}  # any lemma: checked against the tables in load_lexicon
-    for columns in (TABLES["nouns"], TABLES["names"], TABLES["pronouns"]):
+    for table, columns in language.tables.items():
+        if table not in ("nouns", "names", "pronouns"):  # the tables arguments come from
+            continue
         for c in columns:
             if c.kind == "feature":
                 known[c.name] = (known.get(c.name) or frozenset()) | (c.values or frozenset())
@@ -226,8 +81,8 @@ def _check_formula(formula: Formula, where: str, errors: list[str]) -> None:
             errors.append(f"{where}: unknown value {atom.value!r} for {atom.feature!r}")
 
 
-def load_table(path: Path, table: str, errors: list[str]) -> list[Entry]:
-    columns = TABLES[table]
+def load_table(path: Path, table: str, errors: list[str], language: Language) -> list[Entry]:
+    columns = language.tables[table]
     by_name = {c.name: c for c in columns}
     entries: list[Entry] = []
     seen: dict[str, int] = {}
@@ -252,7 +107,7 @@ def load_table(path: Path, table: str, errors: list[str]) -> list[Entry]:
                 errors.append(f"{path.name}:{line_no}: {len(row)} cells, the header has {len(header)}")
                 continue
             entry = _parse_row(path.name, line_no, dict(zip(header, (c.strip() for c in row))),
-                               table, by_name, errors)
+                               table, by_name, errors, language)
             if entry is None:
                 continue
             if entry.lemma in seen:
@@ -265,8 +120,9 @@ def load_table(path: Path, table: str, errors: list[str]) -> list[Entry]:
 
 
 def _parse_row(file: str, line_no: int, cells: dict[str, str], table: str,
-               columns: dict[str, Column], errors: list[str]) -> Entry | None:
-    features: dict[str, FeatureValue] = {k: frozenset(v.split(";")) for k, v in IMPLICIT_FEATURES.get(table, {}).items()}
+               columns: dict[str, Column], errors: list[str], language: Language) -> Entry | None:
+    features: dict[str, FeatureValue] = {k: frozenset(v.split(";"))
+                                         for k, v in language.implicit_features.get(table, {}).items()}
     forms: dict[str, tuple[str, ...]] = {}
     formulas: dict[str, Formula] = {}
     ok = True
@@ -293,7 +149,7 @@ def _parse_row(file: str, line_no: int, cells: dict[str, str], table: str,
                 errors.append(f"{where}: {exc}")
                 ok = False
                 continue
-            _check_formula(formulas[name], where, errors)
+            _check_formula(formulas[name], where, errors, language)
         elif column.kind == "number":
             try:
                 features[name] = float(value)
@@ -308,7 +164,7 @@ def _parse_row(file: str, line_no: int, cells: dict[str, str], table: str,
                               f"(allowed: {', '.join(sorted(column.values or ()))})")
                 ok = False
             features[name] = frozenset(values)
-    for column, feature, value in REQUIRED_WHEN.get(table, ()):
+    for column, feature, value in language.required_when.get(table, ()):
         if column not in features and value in features.get(feature, ()):
             allowed = ", ".join(sorted(columns[column].values or ()))
             errors.append(f"{file}:{line_no}: column {column}: empty, but every row with {feature}={value} "
@@ -318,11 +174,7 @@ def _parse_row(file: str, line_no: int, cells: dict[str, str], table: str,
         return None
     # The lemma as a feature, so a formula can list collocates (obj: lemma=tensione | lemma=dubbio).
     features["lemma"] = frozenset([forms["lemma"][0]])
-    if table == "nouns":
-        # The singular definite article, as a feature: slots can be asked to share it.
-        override = cells.get("article", "")
-        gender = "f" if cells.get("gender") == "f" else "m"
-        features["det"] = frozenset([definite_article(forms["lemma"][0], gender, "sg", override)])
+    features.update(language.derived_features(table, forms, cells))
     return Entry(table, forms["lemma"][0], features, forms, formulas, f"{file}:{line_no}")
 
 
@@ -366,19 +218,23 @@ def _check_listed_lemmas(tables: dict[str, list[Entry]], errors: list[str]) -> N
                                       f"entry of the lexicon (add it, or fix the spelling)")
 
 
-def load_lexicon(directory: Path) -> Lexicon:
-    directory = Path(directory)
+def load_lexicon(directory: Path, language: str = DEFAULT_LANGUAGE) -> Lexicon:
+    """The lexicon of `language` in `directory`: a folder of CSV tables, or a folder holding one
+    such folder per language (lexicon/it, lexicon/en)."""
+    from .paths import language_folder
+    spec = get_language(language)
+    directory = language_folder(Path(directory), language, "lexicon", "*.csv")
     errors: list[str] = []
     tables: dict[str, list[Entry]] = {}
     files: dict[str, Path] = {}
-    for table in TABLES:
+    for table in spec.tables:
         path = directory / f"{table}.csv"
         if not path.exists():
             errors.append(f"{path.name}: missing (every table in lexicon/README.md is required)")
             tables[table] = []
             continue
         files[table] = path
-        tables[table] = _unreadable_as(path, errors, [], lambda: load_table(path, table, errors))
+        tables[table] = _unreadable_as(path, errors, [], lambda: load_table(path, table, errors, spec))
     exceptions_path = directory / "lemma_exceptions.csv"
     exceptions = _unreadable_as(exceptions_path, errors, {}, lambda: load_exceptions(exceptions_path, errors))
     if exceptions_path.exists():
@@ -388,4 +244,4 @@ def load_lexicon(directory: Path) -> Lexicon:
         shown = errors[:40]
         more = f"\n… and {len(errors) - 40} more" if len(errors) > 40 else ""
         raise LexiconError(f"invalid lexicon in {directory}:\n  " + "\n  ".join(shown) + more)
-    return Lexicon(tables, exceptions, files)
+    return Lexicon(tables, language, exceptions, files)

@@ -10,7 +10,7 @@ from itertools import combinations
 from statistics import mean
 
 from .lexicon import Lexicon
-from .morphology import agree_participle
+from .languages import get_language
 from .suite import Item
 
 CONTENT_TABLES = ("nouns", "verbs", "names", "predicates")  # tables whose lemmas are content words
@@ -19,15 +19,13 @@ CONTENT_TABLES = ("nouns", "verbs", "names", "predicates")  # tables whose lemma
 def content_forms(lexicon: Lexicon, tables: tuple[str, ...]) -> dict[str, float]:
     """Every surface form of a content lemma -> that lemma's Zipf frequency."""
     out: dict[str, float] = {}
+    tables = tuple(t for t in tables if t in lexicon.tables)  # a language may have no such table
+    surface_forms = get_language(lexicon.language).surface_forms
     for table in tables:
         for entry in lexicon.table(table):
             if table == "verbs" and entry.has("roles", "auxiliary"):
                 continue
-            forms = {f for column in entry.forms.values() for f in column}
-            if "part" in entry.forms:
-                part = entry.form("part")
-                forms |= {agree_participle(part, g, n) for g in "mf" for n in ("sg", "pl")}
-            for form in forms:
+            for form in surface_forms(entry):
                 out.setdefault(form.lower(), entry.zipf)
     return out
 
@@ -40,7 +38,8 @@ def paradigm_stats(items: list[Item], lexicon: Lexicon, tables: tuple[str, ...])
     if not items:
         return {"n_items": 0}
     zipf = content_forms(lexicon, tables)
-    content_lemmas = {e.lemma for t in tables for e in lexicon.table(t) if not e.has("roles", "auxiliary")}
+    content_lemmas = {e.lemma for t in tables if t in lexicon.tables for e in lexicon.table(t)
+                      if not e.has("roles", "auxiliary")}
 
     conditions = items[0].layout.conditions  # one paradigm, one design
     lowered = {c: [[w.lower() for w in item.conditions[c].word_strings] for item in items] for c in conditions}

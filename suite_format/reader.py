@@ -7,11 +7,12 @@ saying what is wrong, so neither half needs its own checks of the format."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Iterator
 
 from .designs import DEFAULT_DESIGN, DESIGNS
-from .records import FORMAT_VERSION, Item, Region, Sentence, Suite
+from .records import DEFAULT_LANGUAGE, FORMAT_VERSION, Item, Region, Sentence, Suite
 
 
 class SuiteFormatError(ValueError):
@@ -109,6 +110,9 @@ def _parse(data: Any) -> Item:
     if not isinstance(residual, (list, tuple)):
         raise _LineError("'residual' must be a list")
     matched_set = data.get("matched_set")
+    language = data.get("language", DEFAULT_LANGUAGE)
+    if not (isinstance(language, str) and re.fullmatch(r"[a-z]{2,3}", language)):
+        raise _LineError(f"'language' must be a language code such as 'it' or 'en', found {language!r}")
     return Item(
         item_id=str(data["item_id"]),
         paradigm=str(data["paradigm"]),
@@ -121,6 +125,7 @@ def _parse(data: Any) -> Item:
         residual=tuple(str(w) for w in residual),
         design=design.name,
         source=dict(_mapping(data, "source")),
+        language=language,
     )
 
 

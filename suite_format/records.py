@@ -14,7 +14,9 @@ import orjson
 
 from .designs import DEFAULT_DESIGN, Design, design_named
 
-FORMAT_VERSION = 2
+DEFAULT_LANGUAGE = "it"  # the language of a suite written before items said theirs
+
+FORMAT_VERSION = 3  # 3: every item and the manifest say the suite's language
 REGION_NAMES = (
     "filler", "matrix", "island_head", "complementizer", "subject", "verb", "object",
     "gap", "spillover", "end",
@@ -65,6 +67,7 @@ class Item:
     residual: tuple[str, ...] = field(default=())
     design: str = DEFAULT_DESIGN
     source: dict[str, Any] = field(default_factory=dict)  # metadata an imported item carried
+    language: str = DEFAULT_LANGUAGE                      # it, en: version 2 files were all Italian
 
     @property
     def layout(self) -> Design:
@@ -80,6 +83,7 @@ class Item:
             "item_id": self.item_id,
             "paradigm": self.paradigm,
             "dependency": self.dependency,
+            "language": self.language,
             "design": self.design,
             "variant": dict(self.variant),
             "lexical": dict(self.lexical),
@@ -110,6 +114,14 @@ class Suite:
     path: Path
     paradigms: dict[str, tuple[Item, ...]]  # paradigm -> items, in file order; paradigms sorted
     manifest: dict[str, Any]
+
+    @cached_property
+    def language(self) -> str:
+        """The suite's language: the manifest's, else its items' (suites before format 3: Italian)."""
+        said = self.manifest.get("language")
+        if isinstance(said, str) and said:
+            return said
+        return next((item.language for item in self.items), DEFAULT_LANGUAGE)
 
     @cached_property
     def items(self) -> tuple[Item, ...]:

@@ -37,3 +37,25 @@ def test_additive_item_dd_is_exactly_zero(tmp_path):
         assert r.effects.DD == 0.0
         assert r.LN + r.SI - r.SN - r.LI == 0.0
     assert tables.summary["measures"]["LP"]["whether_island"]["factorial_acc"] == 0.0
+
+
+def test_baseline_uses_the_suites_language(tmp_path):
+    """English words are scored by English frequencies: `the` is frequent in English and
+    rare in Italian; the suite's language is read from its manifest."""
+    assert baseline.word_logprob("the", "en") > baseline.word_logprob("the", "it") + 3
+    from generator.build import BuildRequest, build_suite
+    from generator.build import write_suite as write_built
+    from generator.paths import GRAMMAR_DIR, LEXICON_DIR
+    results, manifest = build_suite(BuildRequest("all", 20, 4, language="en"), LEXICON_DIR, GRAMMAR_DIR)
+    write_built(tmp_path / "en", results, manifest)
+    suite = read_suite(tmp_path / "en")
+    assert suite.language == "en"
+    inputs = sentence_inputs(suite, False)
+    scores = {k: baseline.score(s, suite.language) for k, s in inputs.items()}
+    uni = {k: baseline.sentence_logprob(s, suite.language) for k, s in inputs.items()}
+    tables = build_tables(suite, "unigram.unigram", scores, uni)
+    rows = [r for r in tables.item_scores if r.measure == "LP"]
+    assert len(rows) == 10 * 20 and all(r.effects.DD == 0.0 for r in rows)
+    header = tables.licensing_header
+    lp = [dict(zip(header, row)) for row in tables.licensing if dict(zip(header, row)).get("measure") == "LP"]
+    assert len(lp) == 20 and all(float(row["licensing"]) == 0.0 for row in lp)   # the filler-gap baseline

@@ -23,12 +23,12 @@ def default_build():
 def lexicon_copy(tmp_path) -> Path:
     """A writable copy of the lexicon, for tests that break it on purpose."""
     target = tmp_path / "lexicon"
-    shutil.copytree(LEXICON_DIR, target)
+    shutil.copytree(LEXICON_DIR / "it", target)
     return target
 
 
 @pytest.fixture()
 def grammar_copy(tmp_path) -> Path:
     target = tmp_path / "grammar"
-    shutil.copytree(GRAMMAR_DIR, target)
+    shutil.copytree(GRAMMAR_DIR / "it", target)
     return target

@@ -65,7 +65,7 @@ def test_list_shows_paradigms_and_capacity():
 def test_a_paradigm_file_must_say_whether_its_island_is_weak_or_strong(tmp_path):
     import shutil
     grammar = tmp_path / "grammar"
-    shutil.copytree(GRAMMAR_DIR, grammar)
+    shutil.copytree(GRAMMAR_DIR / "it", grammar)
     path = grammar / "whether_island.yaml"
     path.write_text(path.read_text().replace("strength: weak\n", ""))
     result = runner.invoke(app, ["list", "--grammar", str(grammar)])

@@ -2,7 +2,7 @@
 
 import pytest
 
-from generator import morphology as m
+from generator.languages.italian import morphology as m
 
 DEFINITE = [
     # word, gender, number, article

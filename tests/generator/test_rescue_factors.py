@@ -143,7 +143,7 @@ def test_a_level_may_require_another_factors_level(tmp_path):
         build_suite(BuildRequest("whether", 5, 0, levels=(("gap", "resumptive"), ("mood", "indicative"))),
                     LEXICON_DIR, GRAMMAR_DIR)
     path = tmp_path / "whether_island.yaml"
-    path.write_text((GRAMMAR_DIR / "whether_island.yaml").read_text().replace(
+    path.write_text((GRAMMAR_DIR / "it" / "whether_island.yaml").read_text().replace(
         "requires: {mood: subjunctive}", "requires: {mood: conditional}"))
     with pytest.raises(GrammarError, match=r"gap.levels.resumptive.requires.mood.*'conditional' is not a level"):
         load_paradigm(path)

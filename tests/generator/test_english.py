@@ -1,0 +1,125 @@
+"""English: morphology against golden forms and the spaCy lemma table, and the guarantees
+the Italian suites give (1,000 distinct items per paradigm, no sentence twice, lemma share
+at most 5%, additive, restrictions re-checked, byte-identical per seed)."""
+
+import gzip
+import json
+import os
+
+import pytest
+import spacy_lookups_data
+
+from generator.build import BuildRequest, build_suite, write_suite
+from generator.checks import check_suite
+from generator.languages import get_language
+from generator.languages.english import morphology as m
+from generator.lexicon import load_lexicon
+from generator.paths import GRAMMAR_DIR, LEXICON_DIR
+from generator.suite import dumps_item
+
+
+@pytest.fixture(scope="module")
+def english():
+    return load_lexicon(LEXICON_DIR, "en")
+
+
+@pytest.fixture(scope="module")
+def english_build():
+    return build_suite(BuildRequest("all", 1000, 0, language="en"), LEXICON_DIR, GRAMMAR_DIR)
+
+
+@pytest.mark.parametrize("word,article", [("radio", "a"), ("apple", "an"), ("hour", "an"), ("honest", "an"),
+                                          ("university", "a"), ("user", "a"), ("umbrella", "an"), ("one-off", "a")])
+def test_indefinite_article(word, article):
+    assert m.indefinite_article(word) == article
+    assert m.indefinite_article(word, "an") == "an"
+
+
+@pytest.mark.parametrize("verb,third,past", [
+    ("fix", "fixes", "fixed"), ("carry", "carries", "carried"), ("stop", "stops", "stopped"),
+    ("echo", "echoes", "echoed"), ("damage", "damages", "damaged"), ("tow", "tows", "towed"),
+    ("visit", "visits", "visited"), ("find out", "finds out", "finded out"), ("have", "has", "haved"),
+])
+def test_regular_rules(verb, third, past):
+    """The rules alone (irregular forms such as found out come from the lexicon's columns)."""
+    assert m.third_singular(verb) == third and m.regular_past(verb) == past
+
+
+@pytest.mark.parametrize("noun,plural", [("box", "boxes"), ("lorry", "lorries"), ("radio", "radios"), ("day", "days")])
+def test_plural(noun, plural):
+    assert m.plural(noun) == plural
+
+
+def test_irregular_forms_come_from_the_lexicon(english):
+    from generator.languages.english.templates import participle, past, plural, third
+    from generator.render import Filler
+    v = lambda lemma: Filler(english.entry("verbs", lemma))  # noqa: E731
+    assert (past(v("find out")), participle(v("find out")), third(v("find out"))) == ("found out", "found out", "finds out")
+    assert (past(v("forget")), participle(v("forget"))) == ("forgot", "forgotten")
+    assert (past(v("swear")), participle(v("swear"))) == ("swore", "sworn")
+    assert past(v("panic")) == "panicked" and past(v("rebut")) == "rebutted"
+    assert plural(Filler(english.entry("nouns", "shelf"))) == "shelves"
+
+
+def test_every_form_lemmatizes_to_its_lemma(english):
+    """Each inflected form the templates can write maps back to its lemma in the English
+    lookup table spaCy ships (an independent lemma table), or is a listed exception."""
+    folder = os.path.join(os.path.dirname(spacy_lookups_data.__file__), "data")
+    with gzip.open(os.path.join(folder, "en_lemma_lookup.json.gz"), "rt", encoding="utf-8") as handle:
+        table = json.load(handle)
+    forms_of = get_language("en").surface_forms
+    failures = []
+    for name in ("nouns", "verbs"):
+        for entry in english.table(name):
+            head = entry.lemma.split()[0]   # a phrasal verb inflects its first word
+            for form in sorted(forms_of(entry)):
+                first = form.split()[0]
+                if first == head or table.get(first) == head or f"{form}\t{entry.lemma}" in english.exceptions:
+                    continue
+                failures.append(f"{entry.source}: {form} -> {table.get(first)}, expected {head}")
+    assert not failures, "\n".join(failures)
+
+
+def test_english_suite_guarantees(english_build):
+    results, manifest = english_build
+    assert manifest["language"] == "en" and manifest["suite"] == "english_islands"
+    assert len(results) == 11
+    for name, items in results.items():
+        assert len(items) == 1000 and len({i.item_id for i in items}) == 1000, name
+        assert all(i.language == "en" and i.additive for i in items), name
+        texts = [s.text for i in items for s in i.conditions.values()]
+        assert len(texts) == len(set(texts)), f"{name}: a sentence repeats"
+        stats = manifest["paradigms"][name]
+        assert stats["language"] == "en"
+        assert stats["lemma_usage"]["max_share"] <= 0.05, (name, stats["lemma_usage"])
+
+
+def test_english_suite_validates_and_rebuilds_identically(english_build, tmp_path):
+    results, manifest = english_build
+    write_suite(tmp_path / "en", results, manifest)
+    _, problems = check_suite(tmp_path / "en", LEXICON_DIR)
+    assert problems == []
+    again, _ = build_suite(BuildRequest("all", 1000, 0, language="en"), LEXICON_DIR, GRAMMAR_DIR)
+    assert all([dumps_item(i) for i in again[n]] == [dumps_item(i) for i in results[n]] for n in results)
+
+
+def test_english_samples_read_as_designed(english_build):
+    """Golden first items: the designs' words, orders and agreement."""
+    results, _ = english_build
+    first = {name: items[0].conditions for name, items in results.items()}
+    w = first["whether_island"]
+    assert w["long_island"].text.startswith("What has ") and " whether " in w["long_island"].text
+    assert w["short_nonisland"].text.startswith("Who has ") and " that " in w["short_nonisland"].text
+    s = first["subject_island"]
+    assert s["long_island"].text.startswith("Who would you say the ") and " about " in s["long_island"].text
+    assert " that " not in s["long_nonisland"].text      # no complementizer before a subject gap
+    rc = first["adjunct_island_temporal_rc"]
+    assert rc["long_island"].text.startswith("This is the ") and " had " in rc["long_island"].text
+    fg = first["filler_gap"]
+    assert fg["wh_gap"].text.split()[2] == "what" and fg["that_gap"].text.split()[2] == "that"
+
+
+def test_a_wrong_language_is_refused():
+    from generator.languages import UnknownLanguage
+    with pytest.raises(UnknownLanguage, match="choose one of: it, en"):
+        BuildRequest("all", 10, 0, language="fr")
