@@ -113,6 +113,24 @@ def print_licensing(model_summary: dict, baseline_summary: dict) -> None:
     _full_width_console().print(table)
 
 
+def print_pairs(model_summary: dict, baseline_summary: dict) -> None:
+    """Pair accuracy of imported minimal pairs (BLiMP's figure), with every measure."""
+    from rich.table import Table
+    model_p = model_summary.get("pairs", {})
+    if not model_p:
+        return
+    base_p = baseline_summary.get("pairs", {})
+    table = Table(title=f"{model_summary['run']}: minimal pairs (good > bad, %)")
+    for col in ("paradigm", "n", *model_p, "unigram LP"):
+        table.add_column(col, justify="left" if col == "paradigm" else "right")
+    for paradigm in sorted(next(iter(model_p.values()))):
+        base = base_p.get("LP", {}).get(paradigm)
+        table.add_row(paradigm, str(model_p["LP"][paradigm]["n"]),
+                      *(_pct(model_p[m][paradigm]["accuracy"]) for m in model_p),
+                      _pct(base["accuracy"]) if base else "-")
+    _full_width_console().print(table)
+
+
 def model_list(models: list[str] | None, models_file: Path | None) -> list[str]:
     """The models of --model (repeated) and --models FILE, in that order, each once."""
     from benchmark.registry import DEFAULT_MODEL
@@ -142,6 +160,7 @@ def _show(result) -> None:
                + f": {info['n_scored_now']} sentences scored in {info['seconds']:.1f} s"
                + (f" ({info['sentences_per_s']:.1f} sentences/s)" if info["sentences_per_s"] else " (all cached)"))
     print_licensing(result.tables.summary, result.baseline_tables.summary)
+    print_pairs(result.tables.summary, result.baseline_tables.summary)
     if result.tables.items:
         print_table(result.tables.summary, result.baseline_tables.summary,
                     described=result.info.get("paradigms"))

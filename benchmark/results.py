@@ -26,7 +26,10 @@ from benchmark.licensing import REGION_MEASURE, LicensingScores
 from benchmark.licensing import header as licensing_header
 from benchmark.licensing import summarize_by as summarize_licensing
 from benchmark.suite import SHORT, Suite
-from suite_format import DESIGNS, FILLER_GAP, ISLAND
+from benchmark.pairs import BAD, GOOD, PairScores
+from benchmark.pairs import HEADER as PAIR_HEADER
+from benchmark.pairs import summarize_by as summarize_pairs
+from suite_format import DESIGNS, FILLER_GAP, ISLAND, MINIMAL_PAIR
 
 # Row order within an item: its design's condition order (no suite mixes designs in one item).
 _CONDITION_ORDER = {c: k for d in DESIGNS.values() for k, c in enumerate(d.conditions)}
@@ -43,6 +46,7 @@ class RunTables:
     summary: dict
     licensing: list[list] = field(default_factory=list)      # filler-gap items (licensing.csv)
     licensing_header: list[str] = field(default_factory=list)
+    pairs: list[list] = field(default_factory=list)          # imported minimal pairs (pairs.csv)
 
 
 TOKEN_HEADER = ["item_id", "condition", "token_index", "token", "char_start", "char_end", "logprob"]
@@ -54,7 +58,7 @@ REGION_HEADER = ["item_id", "paradigm", "condition", "region_index", "region", "
 def build_tables(suite: Suite, run_name: str, scores: dict[tuple[str, str], TokenScores],
                  unigram_lp: dict[tuple[str, str], float], alpha: float = PENLP_ALPHA) -> RunTables:
     """`scores` and `unigram_lp` are keyed by (item_id, condition)."""
-    tokens, sentences, regions, item_scores, licensing_scores = [], [], [], [], []
+    tokens, sentences, regions, item_scores, licensing_scores, pair_scores = [], [], [], [], [], []
     for item in suite.items:
         layout = item.layout
         measures: dict[str, SentenceMeasures] = {}
@@ -72,6 +76,10 @@ def build_tables(suite: Suite, run_name: str, scores: dict[tuple[str, str], Toke
                                 r.n_tokens, r.LP])
                 if r.name == layout.critical_region:
                     critical[cond] = critical.get(cond, 0.0) + r.LP
+        if layout is MINIMAL_PAIR:
+            pair_scores += [PairScores(item.item_id, item.paradigm, measure, measures[GOOD].get(measure),
+                                       measures[BAD].get(measure)) for measure in MEASURES]
+            continue
         if layout is FILLER_GAP:
             for measure in MEASURES:
                 licensing_scores.append(LicensingScores(item.item_id, item.paradigm, item.set_id, item.variant,
@@ -100,11 +108,14 @@ def build_tables(suite: Suite, run_name: str, scores: dict[tuple[str, str], Toke
         licensing_scores, key=lambda r: (r.paradigm, r.item_id, lic_measures.index(r.measure)))]
     if licensing_scores:
         summary["licensing"] = summarize_licensing(licensing_scores)
+    pairs = [r.row() for r in sorted(pair_scores, key=lambda r: (r.paradigm, r.item_id, MEASURES.index(r.measure)))]
+    if pair_scores:
+        summary["pairs"] = summarize_pairs(pair_scores)
     tokens.sort(key=lambda r: (r[0], _CONDITION_ORDER[r[1]], r[2]))
     sentences.sort(key=lambda r: (r[0], _CONDITION_ORDER[r[2]]))
     regions.sort(key=lambda r: (r[0], _CONDITION_ORDER[r[2]], r[3]))
     return RunTables(tokens, sentences, regions, items, header, item_scores, summary,
-                     licensing, licensing_header(lic_factors) if licensing_scores else [])
+                     licensing, licensing_header(lic_factors) if licensing_scores else [], pairs)
 
 
 def _cell(x) -> str:
@@ -181,6 +192,8 @@ def write_run(out_root: Path, suite_name: str, run_name: str, tables: RunTables,
         (tmp / "items.csv").write_text(_csv(tables.item_header, tables.items), encoding="utf-8")
         if tables.licensing:
             (tmp / "licensing.csv").write_text(_csv(tables.licensing_header, tables.licensing), encoding="utf-8")
+        if tables.pairs:
+            (tmp / "pairs.csv").write_text(_csv(PAIR_HEADER, tables.pairs), encoding="utf-8")
         (tmp / "summary.json").write_text(json.dumps(tables.summary, indent=1, sort_keys=False) + "\n",
                                           encoding="utf-8")
         (tmp / "run.json").write_text(json.dumps(run_info, indent=1) + "\n", encoding="utf-8")

@@ -6,10 +6,12 @@ import dataclasses
 import hashlib
 import itertools
 import json
+import multiprocessing
 import os
 import re
 import shutil
 import tempfile
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -82,6 +84,7 @@ class ParadigmBuilder:
     """Plans, sampler and renderer of one paradigm under one request."""
 
     def __init__(self, paradigm: Paradigm, lexicon: Lexicon, request: BuildRequest):
+        self.lexicon = lexicon
         self.zipf_bands: dict[str, dict] = {}
         if bands.FACTOR in request.vary and bands.FACTOR not in paradigm.variants:
             self.zipf_bands = bands.zipf_thresholds(paradigm, lexicon, dict(request.levels))
@@ -261,12 +264,10 @@ def command_line(request: BuildRequest) -> str:
     return " ".join(parts)
 
 
-def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
-                progress: Callable[[str, int], Callable[[int], None]] | None = None) -> tuple[dict[str, list[Item]], dict]:
-    lexicon = load_lexicon(lexicon_dir, request.language)
+def _selected(request: BuildRequest, grammar_dir: Path) -> list[tuple[Paradigm, BuildRequest]]:
+    """The paradigms a request builds, each with the request it is built under."""
     paradigms = select_paradigms(load_paradigms(grammar_dir, request.language), request.phenomenon, request.dependency)
     fixed = {f for f, _ in request.levels}
-    requests = {p.name: request for p in paradigms}
     if (fixed or request.vary) and len(paradigms) > 1:
         # Several paradigms: build those that have the fixed factors and at least one varied
         # factor, each varying the factors it has (--vary filler --vary gap: the relative
@@ -279,15 +280,121 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
         if not supported:
             raise BuildError(f"no paradigm of {request.phenomenon!r} has the variant factor(s) "
                              f"{', '.join(sorted(fixed | set(request.vary)))}; see `gen list`")
-        paradigms = supported
-        requests = {p.name: dataclasses.replace(request, vary=tuple(f for f in request.vary if has(p, f)))
-                    for p in paradigms}
-    builders = [ParadigmBuilder(p, lexicon, requests[p.name]) for p in paradigms]  # all plans checked before sampling
-    results: dict[str, list[Item]] = {}
-    for builder in builders:
-        advance = progress(builder.paradigm.name, request.n) if progress else None
-        results[builder.paradigm.name] = builder.build(request.n, advance)
-    manifest = {
+        return [(p, dataclasses.replace(request, vary=tuple(f for f in request.vary if has(p, f))))
+                for p in supported]
+    return [(p, request) for p in paradigms]
+
+
+@dataclass(frozen=True)
+class PackedItems:
+    """A paradigm's items as the JSONL text a worker process wrote: sending Item objects back
+    from a worker costs more than building them."""
+
+    text: str
+    count: int
+
+    def __len__(self) -> int:
+        return self.count
+
+
+@dataclass(frozen=True)
+class _Built:
+    items: list[Item] | PackedItems
+    stats: dict
+    capacity: int
+    zipf_bands: dict
+
+
+@dataclass(frozen=True)
+class _Task:
+    paradigm: Paradigm
+    lexicon: Lexicon
+    request: BuildRequest
+
+    def builder(self) -> "ParadigmBuilder":
+        return ParadigmBuilder(self.paradigm, self.lexicon, self.request)
+
+
+def _built(builder: "ParadigmBuilder", items: list[Item] | PackedItems, source: list[Item]) -> _Built:
+    return _Built(items, paradigm_stats(source, builder.lexicon, CONTENT_TABLES), builder.capacity, builder.zipf_bands)
+
+
+_TASKS: list[_Task] = []  # what forked workers build, by index
+
+
+def _build_one(index: int) -> _Built:
+    task = _TASKS[index]
+    builder = task.builder()
+    items = builder.build(task.request.n)
+    return _built(builder, PackedItems("".join(dumps_item(i) + "\n" for i in items), len(items)), items)
+
+
+def _build_all(tasks: list[_Task], jobs: int,
+               progress: Callable[[str, int], Callable[[int], None]] | None) -> list[_Built]:
+    """Build every paradigm, in worker processes when `jobs` > 1 (whose items come back as
+    PackedItems). Each paradigm has its own seeded sampler, so the output is the same
+    whichever process builds it, in any order."""
+    advances = [progress(t.paradigm.name, t.request.n) if progress else None for t in tasks]
+    if jobs <= 1 or len(tasks) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        builders = [t.builder() for t in tasks]  # every plan checked before any sampling
+        out = []
+        for builder, task, advance in zip(builders, tasks, advances):
+            items = builder.build(task.request.n, advance)
+            out.append(_built(builder, items, items))
+        return out
+    global _TASKS
+    _TASKS = tasks
+    try:
+        with ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {pool.submit(_build_one, i): i for i in range(len(tasks))}
+            done: dict[int, _Built] = {}
+            failed: dict[int, BaseException] = {}
+            for future in as_completed(futures):
+                i = futures[future]
+                if future.cancelled():   # after another paradigm failed
+                    continue
+                if future.exception() is not None:
+                    failed[i] = future.exception()
+                    for other in futures:
+                        other.cancel()
+                    continue
+                done[i] = future.result()
+                if advances[i]:
+                    advances[i](tasks[i].request.n)
+        if failed:
+            raise failed[min(failed)]   # the first paradigm's error, whatever finished first
+        return [done[i] for i in range(len(tasks))]
+    finally:
+        _TASKS = []
+
+
+def build_suites(requests: list[BuildRequest], lexicon_dir: Path, grammar_dir: Path,
+                 progress: Callable[[str, int], Callable[[int], None]] | None = None,
+                 jobs: int = 1) -> list[tuple[dict[str, list[Item]], dict]]:
+    """One suite per request (one per language with --language all), the paradigms built
+    `jobs` at a time; nothing is returned unless every paradigm could be built."""
+    prepared = []
+    for request in requests:
+        lexicon = load_lexicon(lexicon_dir, request.language)
+        prepared.append((request, lexicon, [_Task(p, lexicon, r) for p, r in _selected(request, grammar_dir)]))
+    built = iter(_build_all([t for _, _, tasks in prepared for t in tasks], jobs, progress))
+    out = []
+    for request, lexicon, tasks in prepared:
+        facts = {t.paradigm.name: next(built) for t in tasks}
+        results = {name: b.items for name, b in facts.items()}
+        out.append((results, _manifest(request, lexicon, lexicon_dir, grammar_dir, tasks, facts)))
+    return out
+
+
+def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
+                progress: Callable[[str, int], Callable[[int], None]] | None = None,
+                jobs: int = 1) -> tuple[dict[str, list[Item]], dict]:
+    return build_suites([request], lexicon_dir, grammar_dir, progress, jobs)[0]
+
+
+def _manifest(request: BuildRequest, lexicon: Lexicon, lexicon_dir: Path, grammar_dir: Path,
+              tasks: list[_Task], facts: dict[str, _Built]) -> dict:
+    return {
         "format_version": FORMAT_VERSION,
         "generator_version": __version__,
         "suite": suite_name(request),
@@ -300,26 +407,25 @@ def build_suite(request: BuildRequest, lexicon_dir: Path, grammar_dir: Path,
         "levels": dict(request.levels),
         "files": {
             **{f"lexicon/{k}": v for k, v in file_digests(list(lexicon.files.values()), lexicon_dir).items()},
-            **{f"grammar/{k}": v for k, v in file_digests([p.path for p in paradigms], grammar_dir).items()},
+            **{f"grammar/{k}": v for k, v in file_digests([t.paradigm.path for t in tasks], grammar_dir).items()},
         },
         "paradigms": {
-            b.paradigm.name: {
-                "title": b.paradigm.title,
-                "language": b.paradigm.language,
-                "phenomenon": b.paradigm.phenomenon,
-                "dependency": b.paradigm.dependency,
-                "design": b.paradigm.item_design,
-                "label": b.paradigm.label,
-                "strength": b.paradigm.strength,
-                "capacity": b.capacity,
-                **({"vary": list(b.request.vary)} if request.vary else {}),
-                **({"zipf_bands": b.zipf_bands} if b.zipf_bands else {}),
-                **paradigm_stats(results[b.paradigm.name], lexicon, CONTENT_TABLES),
+            t.paradigm.name: {
+                "title": t.paradigm.title,
+                "language": t.paradigm.language,
+                "phenomenon": t.paradigm.phenomenon,
+                "dependency": t.paradigm.dependency,
+                "design": t.paradigm.item_design,
+                "label": t.paradigm.label,
+                "strength": t.paradigm.strength,
+                "capacity": facts[t.paradigm.name].capacity,
+                **({"vary": list(t.request.vary)} if request.vary else {}),
+                **({"zipf_bands": facts[t.paradigm.name].zipf_bands} if facts[t.paradigm.name].zipf_bands else {}),
+                **facts[t.paradigm.name].stats,
             }
-            for b in builders
+            for t in tasks
         },
     }
-    return results, manifest
 
 
 def write_suite(out_dir: Path, results: dict[str, list[Item]], manifest: dict) -> None:
@@ -335,7 +441,8 @@ def write_suite(out_dir: Path, results: dict[str, list[Item]], manifest: dict) -
         raise BuildError(f"--out {out_dir}: cannot write there ({exc.strerror or exc})") from None
     try:
         for name, items in results.items():
-            (tmp / f"{name}.jsonl").write_text("".join(dumps_item(i) + "\n" for i in items), encoding="utf-8")
+            text = items.text if isinstance(items, PackedItems) else "".join(dumps_item(i) + "\n" for i in items)
+            (tmp / f"{name}.jsonl").write_text(text, encoding="utf-8")
         (tmp / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=False) + "\n",
                                            encoding="utf-8")
         pause("suite-write")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Optional
@@ -58,29 +59,31 @@ def build(
     level: list[str] = typer.Option([], help="Fix a variant level, FACTOR=LEVEL (repeatable)."),
     lexicon: Path = typer.Option(LEXICON_DIR, help="Lexicon folder (one sub-folder per language, or one language's tables)."),
     grammar: Path = typer.Option(GRAMMAR_DIR, help="Grammar folder (one sub-folder per language, or one language's paradigms)."),
+    jobs: int = typer.Option(0, min=0, help="Paradigms built at once (0: one per CPU core); the output "
+                                            "is the same for any value."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or report."),
 ) -> None:
     """Generate a suite: one JSONL per paradigm plus manifest.json (one suite per language)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    from .build import BuildRequest, build_suite, suite_name, write_suite
+    from .build import BuildRequest, build_suites, suite_name, write_suite
     from .balance_table import balance_table, print_table
     from .languages import language_codes
 
     console = Console(stderr=True)
     with user_errors():
-        codes = language_codes(language)
+        codes = language_codes(language, grammar)
         requests = [BuildRequest(phenomenon, n, seed, tuple(vary), _parse_levels(level), dependency, code)
                     for code in codes]
-        built = []
         with Progress(TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn(),
                       console=console, disable=quiet or not console.is_terminal, transient=True) as bar:
             def progress(name: str, total: int):
                 task = bar.add_task(name, total=total)
                 return lambda k: bar.advance(task, k)
-            for request in requests:  # every language built before any is written
-                built.append((request, *build_suite(request, lexicon, grammar, progress)))
+            # every language built before any is written
+            built = [(request, *suite) for request, suite in zip(
+                requests, build_suites(requests, lexicon, grammar, progress, jobs or os.cpu_count() or 1))]
         for request, results, manifest in built:
             if out is None:
                 target = GENERATED_DIR / suite_name(request)
@@ -112,7 +115,7 @@ def list_paradigms(
         for column in ("language", "island", "phenomenon", "dependency", "design", "variants (default first)",
                        "capacity"):
             table.add_column(column)
-        for code in language_codes(language):
+        for code in language_codes(language, grammar):
             lex = load_lexicon(lexicon, code)
             for paradigm in load_paradigms(grammar, code).values():
                 builder = ParadigmBuilder(paradigm, lex, BuildRequest(paradigm.phenomenon, language=code))

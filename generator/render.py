@@ -35,23 +35,62 @@ def make_environment(lexicon: Lexicon) -> jinja2.Environment:
 
 def assemble(rendered: str, where: str) -> tuple[str, tuple[Region, ...]]:
     """Turn `[name: content] [name: content]…` into text and region spans."""
-    leftover = _MARK.sub("", rendered).strip()
+    marks = _split_marks(rendered)
+    if marks is None:  # something other than well-formed marks: the regular expression says what
+        marks = _parse_marks(rendered, where)
+    parts: list[str] = []
+    regions: list[Region] = []
+    length, last = 0, ""
+    for name, raw in marks:
+        content = " ".join(raw.split())
+        if content and length and content[0] not in _PUNCT and last != "'":
+            parts.append(" ")
+            length += 1
+        start = length
+        if content:
+            parts.append(content)
+            length += len(content)
+            last = content[-1]
+        regions.append(Region(name, start, length))
+    if not length:
+        raise TemplateError(f"{where}: the template produced an empty sentence")
+    text = "".join(parts)
+    return text[0].upper() + text[1:], tuple(regions)
+
+
+def _split_marks(rendered: str) -> list[tuple[str, str]] | None:
+    """The (name, content) of each mark by plain string splitting (the fast path), or None
+    when the text is anything but known marks separated by white space."""
+    chunks = rendered.split("[")
+    if chunks[0].strip():
+        return None
+    out = []
+    for chunk in chunks[1:]:
+        head, closed, tail = chunk.partition("]")
+        name, colon, raw = head.partition(":")
+        if not closed or not colon or tail.strip() or name not in _REGION_SET:
+            return None
+        out.append((name, raw))
+    return out
+
+
+def _parse_marks(rendered: str, where: str) -> list[tuple[str, str]]:
+    out = []
+    previous_end = 0
+    for mark in _MARK.finditer(rendered):
+        _only_space_between(rendered, previous_end, mark.start(), where)
+        previous_end = mark.end()
+        if mark.group(1) not in _REGION_SET:
+            raise TemplateError(f"{where}: unknown region {mark.group(1)!r} (use one of {', '.join(REGION_NAMES)})")
+        out.append((mark.group(1), mark.group(2)))
+    _only_space_between(rendered, previous_end, len(rendered), where)
+    return out
+
+
+def _only_space_between(rendered: str, start: int, end: int, where: str) -> None:
+    leftover = rendered[start:end].strip()
     if leftover:
         raise TemplateError(f"{where}: text {leftover!r} outside a region mark [name: …]")
-    text = ""
-    regions: list[Region] = []
-    for name, raw in _MARK.findall(rendered):
-        if name not in _REGION_SET:
-            raise TemplateError(f"{where}: unknown region {name!r} (use one of {', '.join(REGION_NAMES)})")
-        content = " ".join(raw.split())
-        if content and text and content[0] not in _PUNCT and text[-1] != "'":
-            text += " "
-        start = len(text)
-        text += content
-        regions.append(Region(name, start, len(text)))
-    if not text:
-        raise TemplateError(f"{where}: the template produced an empty sentence")
-    return text[0].upper() + text[1:], tuple(regions)
 
 
 class ConditionRenderer:

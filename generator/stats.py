@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations
-from statistics import mean
+from math import fsum
 
 from .lexicon import Lexicon
 from .languages import get_language
@@ -28,6 +28,12 @@ def content_forms(lexicon: Lexicon, tables: tuple[str, ...]) -> dict[str, float]
             for form in surface_forms(entry):
                 out.setdefault(form.lower(), entry.zipf)
     return out
+
+
+def mean(values) -> float:
+    """fsum / n: correctly rounded, and much faster than statistics.mean's exact fractions."""
+    values = list(values)
+    return fsum(values) / len(values)
 
 
 def _round(x: float) -> float:

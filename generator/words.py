@@ -18,7 +18,7 @@ _WORD = re.compile(rf"[^\s{_APOSTROPHES}{re.escape(_PUNCT)}]+[{_APOSTROPHES}]?|[
 
 def word_spans(text: str) -> list[tuple[int, int]]:
     """Character spans [start, end) of the orthographic words of `text`."""
-    return [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    return [m.span() for m in _WORD.finditer(text)]
 
 
 def words(text: str) -> list[str]:
@@ -31,6 +31,8 @@ def residual(sn: Sequence[str], ln: Sequence[str], si: Sequence[str], li: Sequen
     Equivalent to bag(SN) + bag(LI) == bag(LN) + bag(SI); the residual is the symmetric
     difference of those two sums, sorted, with a leading `+` for words in excess on the
     SN+LI side and `-` for words in excess on the LN+SI side. Empty means additive."""
+    if sorted([*sn, *li]) == sorted([*ln, *si]):  # the usual case, without building counters
+        return []
     left = Counter(sn) + Counter(li)
     right = Counter(ln) + Counter(si)
     out = [f"+{w}" for w, n in sorted((left - right).items()) for _ in range(n)]
@@ -39,10 +41,15 @@ def residual(sn: Sequence[str], ln: Sequence[str], si: Sequence[str], li: Sequen
 
 
 def design_residual(bags: Mapping[str, Sequence[str]], design: Design = ISLAND) -> list[str]:
-    """Residual of the four conditions' word lists under `design`'s interaction contrast:
-    `+` marks words in excess on its negative-sign side (SN + LI for islands)."""
-    (neg_a, neg_b), (pos_a, pos_b) = design.sides()
-    return residual(bags[neg_a], bags[pos_a], bags[pos_b], bags[neg_b])
+    """Residual of the conditions' word lists under `design`'s contrast: `+` marks words in
+    excess on its negative-sign side (SN + LI for islands, the bad sentence of a pair)."""
+    neg, pos = design.sides()
+    if len(neg) == 2:
+        return residual(bags[neg[0]], bags[pos[0]], bags[pos[1]], bags[neg[1]])
+    left = sum((Counter(bags[c]) for c in neg), Counter())
+    right = sum((Counter(bags[c]) for c in pos), Counter())
+    return ([f"+{w}" for w, n in sorted((left - right).items()) for _ in range(n)]
+            + [f"-{w}" for w, n in sorted((right - left).items()) for _ in range(n)])
 
 
 def condition_residual(texts: Mapping[str, str], design: Design = ISLAND) -> list[str]:

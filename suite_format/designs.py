@@ -1,7 +1,7 @@
-"""Item designs: the 2x2 factorial layouts a suite may use (docs/suite-format.md).
+"""Item designs: the layouts a suite may use (docs/suite-format.md): the 2x2 factorial designs
+of the generated suites and the minimal pair of imported BLiMP files.
 
-A design names its four conditions, the two factors and the level of each factor in each
-condition, which conditions are grammatical, and the interaction contrast: the signed sum
+A design names its conditions, its factors and the level of each factor in each condition, which conditions are grammatical, and the interaction contrast: the signed sum
 of the four scores that is positive when a model shows the effect the design measures.
 Both halves read designs from here, so a new design is one entry below plus its paradigms."""
 
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 class Design:
     name: str
     title: str
-    conditions: tuple[str, str, str, str]       # canonical order: (a0,b0) (a1,b0) (a0,b1) (a1,b1)
+    conditions: tuple[str, ...]                 # 2x2: (a0,b0) (a1,b0) (a0,b1) (a1,b1); a pair: (good, bad)
     abbrev: dict[str, str]                      # condition -> short column name (SN, WG, ...)
-    factors: tuple[tuple[str, tuple[str, str]], tuple[str, tuple[str, str]]]
+    factors: tuple[tuple[str, tuple[str, str]], ...]  # two factors (2x2) or one (a pair)
     grammatical: dict[str, bool]
     signs: dict[str, int]                       # interaction = sum(sign * log-prob) > 0 expected
     effect: str                                 # the interaction's name in tables (DD, licensing)
@@ -26,6 +26,9 @@ class Design:
     def levels(self, condition: str) -> dict[str, str]:
         """The level of each factor in `condition`, e.g. {'length': 'long', 'structure': 'island'}."""
         k = self.conditions.index(condition)
+        if len(self.factors) == 1:
+            (f1, l1), = self.factors
+            return {f1: l1[k]}
         (f1, l1), (f2, l2) = self.factors
         return {f1: l1[k % 2], f2: l2[k // 2]}
 
@@ -33,7 +36,7 @@ class Design:
         """The interaction: sum of sign * score, added in a fixed order (bit-reproducible)."""
         return sum(self.signs[c] * scores[c] for c in self.conditions)
 
-    def sides(self) -> tuple[tuple[str, str], tuple[str, str]]:
+    def sides(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(negative-sign conditions, positive-sign conditions), each in canonical order: an item
         is additive when the word multisets of the two sides are equal."""
         neg = tuple(c for c in self.conditions if self.signs[c] < 0)
@@ -70,7 +73,19 @@ FILLER_GAP = Design(
     critical_region="spillover",
 )
 
-DESIGNS: dict[str, Design] = {d.name: d for d in (ISLAND, FILLER_GAP)}
+MINIMAL_PAIR = Design(
+    name="minimal_pair",
+    title="minimal pair: a grammatical sentence against its ungrammatical twin (BLiMP's files)",
+    conditions=("good", "bad"),
+    abbrev={"good": "good", "bad": "bad"},
+    factors=(("grammaticality", ("good", "bad")),),
+    grammatical={"good": True, "bad": False},
+    signs={"good": 1, "bad": -1},           # LP(good) - LP(bad) > 0: the pair is scored right
+    effect="pair",
+    minimal_pairs=(("good", "bad"),),
+)
+
+DESIGNS: dict[str, Design] = {d.name: d for d in (ISLAND, FILLER_GAP, MINIMAL_PAIR)}
 DEFAULT_DESIGN = ISLAND.name  # items of format version 1 carry no design: they are island items
 
 

@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 
 from .amelioration import amelioration_frame, run_ameliorations
+from .crosslang import CSV as CROSSLANG_CSV
+from .crosslang import crosslang_blocks, crosslang_frame
 from .document import Block, Figure, Heading, Table, Text
 from .html import render_html
 from .load import TABLE_MEASURES, Run, order_paradigms, paradigm_label
@@ -42,10 +44,12 @@ def unique_labels(runs: list[Run], measure: str) -> list[str]:
 
 
 def build_comparison(runs: list[Run], out: Path, seed: int, n_resamples: int) -> Path:
+    _distinct_names(runs)
     if all(r.items.empty for r in runs):  # a filler-gap suite only: no island tables
         suites = sorted({r.info.suite_name or r.path.parent.name for r in runs})
         blocks = [Heading(f"Model comparison: {', '.join(suites)}", 1),
-                  *_licensing_blocks(runs, seed, n_resamples, out / "tables")]
+                  *_licensing_blocks(runs, seed, n_resamples, out / "tables"),
+                  *_crosslang_blocks(runs, out, seed, n_resamples)]
         (out / "compare.md").write_text(render_markdown(blocks), encoding="utf-8")
         (out / "compare.html").write_text(render_html(blocks, out, "Model comparison"), encoding="utf-8")
         return out / "compare.md"
@@ -83,9 +87,28 @@ def build_comparison(runs: list[Run], out: Path, seed: int, n_resamples: int) ->
                "figures/compare.pdf"),
     ]
     blocks += _amelioration_blocks(runs, seed, n_resamples, tables)
+    blocks += _crosslang_blocks(runs, out, seed, n_resamples)
     (out / "compare.md").write_text(render_markdown(blocks), encoding="utf-8")
     (out / "compare.html").write_text(render_html(blocks, out, "Model comparison"), encoding="utf-8")
     return out / "compare.md"
+
+
+def _distinct_names(runs: list[Run]) -> None:
+    """Runs of one model on two suites (an Italian and an English one) share a folder name:
+    tell them apart by their suite."""
+    names = [r.name for r in runs]
+    for run in runs:
+        if names.count(run.name) > 1:
+            run.name = f"{run.info.suite_name or run.path.parent.name}/{run.name}"
+
+
+def _crosslang_blocks(runs: list[Run], out: Path, seed: int, n_resamples: int) -> list[Block]:
+    """One model on suites of two languages: the difference, island by island."""
+    frame = crosslang_frame(runs, n_resamples, seed)
+    if frame.empty:
+        return []
+    write_csv(frame, out / CROSSLANG_CSV)
+    return crosslang_blocks(frame, runs, out, n_resamples, seed)
 
 
 def _licensing_blocks(runs: list[Run], seed: int, n_resamples: int, tables: Path) -> list[Block]:

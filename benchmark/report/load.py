@@ -45,6 +45,8 @@ SENTENCE_COLUMNS = ("item_id", "paradigm", "condition", "LP")
 ITEM_COLUMNS = ("item_id", "paradigm", "measure", "SN", "LN", "SI", "LI", "length", "structure",
                 "total", "DD", "SN_gt_LI", "LN_gt_LI", "SI_gt_LI")
 
+PAIR_COLUMNS = ("item_id", "paradigm", "measure", "good", "bad", "difference", "good_gt_bad")
+
 LICENSING_COLUMNS = ("item_id", "paradigm", "measure", "TN", "WN", "TG", "WG", "wh_effect_nogap",
                      "wh_effect_gap", "licensing", "TN_gt_TG", "WG_gt_WN")
 
@@ -90,6 +92,7 @@ class RunInfo:
     n_items: int
     seconds: float | None
     sentences_per_s: float | None
+    language: str = "it"   # the suite's; runs written before run.json said were Italian
 
     @staticmethod
     def from_json(data: dict) -> "RunInfo":
@@ -109,6 +112,7 @@ class RunInfo:
             n_items=int(data.get("n_items", 0) or 0),
             seconds=num("seconds"),
             sentences_per_s=num("sentences_per_s"),
+            language=str(data.get("language") or "it"),
         )
 
 
@@ -120,6 +124,7 @@ class Run:
     sentences: pd.DataFrame
     items: pd.DataFrame  # long: one row per item x measure, booleans as bool
     licensing: pd.DataFrame = field(default_factory=pd.DataFrame)  # filler-gap items, same layout
+    pairs: pd.DataFrame = field(default_factory=pd.DataFrame)      # imported minimal pairs (pairs.csv)
     described: dict = field(default_factory=dict)  # run.json "paradigms": label, dependency, strength
 
     def info_of(self, paradigm: str) -> ParadigmInfo:
@@ -191,11 +196,15 @@ def load_run(path: Path) -> Run:
         licensing = _read_csv(path / "licensing.csv", LICENSING_COLUMNS)
         for col in ("TN_gt_TG", "WG_gt_WN"):
             licensing[col] = _as_bool(licensing[col], path / "licensing.csv", col)
-    if items.empty and licensing.empty:
+    pairs = pd.DataFrame(columns=PAIR_COLUMNS)
+    if (path / "pairs.csv").exists():
+        pairs = _read_csv(path / "pairs.csv", PAIR_COLUMNS)
+        pairs["good_gt_bad"] = _as_bool(pairs["good_gt_bad"], path / "pairs.csv", "good_gt_bad")
+    if items.empty and licensing.empty and pairs.empty:
         raise ReportError(f"{path / 'items.csv'}: no items")
     described = data.get("paradigms") if isinstance(data.get("paradigms"), dict) else {}
     return Run(path=path, name=path.name, info=RunInfo.from_json(data), sentences=sentences, items=items,
-               licensing=licensing, described={k: v for k, v in described.items() if isinstance(v, dict)})
+               licensing=licensing, pairs=pairs, described={k: v for k, v in described.items() if isinstance(v, dict)})
 
 
 def find_baseline(run_dir: Path) -> Path | None:

@@ -11,6 +11,8 @@ import pandas as pd
 from . import interaction, mixed, surprisal
 from .amelioration import Amelioration, amelioration_blocks, amelioration_frame, run_ameliorations
 from .licensing import licensing_blocks, licensing_frame
+from .pairs import CSV as PAIRS_CSV
+from .pairs import pairs_blocks, pairs_frame
 from .document import Block, Bullets, Figure, Heading, Table, Text
 from .html import render_html
 from .load import TABLE_MEASURES, Run
@@ -40,27 +42,34 @@ class _Collected:
     interaction: list[pd.DataFrame]
     surprisal: list[pd.DataFrame]
     licensing: list[pd.DataFrame]
+    pairs: list[pd.DataFrame]
     differences: list[LevelDifference]
     amelioration: list[Amelioration] = field(default_factory=list)
     filler_gap: list[pd.DataFrame] = field(default_factory=list)
 
 
 def build_report(runs: list[Run], baseline: Run | None, out: Path, opts: ReportOptions) -> Path:
-    got = _Collected([], [], [], [], [], [], [])
+    got = _Collected([], [], [], [], [], [], [], [])
     base_stats = _baseline_stats(baseline, opts, got)
     base_licensing = None
+    base_pairs = pairs_frame(baseline, opts.n_resamples, opts.seed) if baseline is not None else None
     if baseline is not None and not baseline.licensing.empty:
         base_licensing = licensing_frame(baseline, opts.n_resamples, opts.seed)
         got.licensing.append(base_licensing)
     blocks: list[Block] = _header(runs, baseline, opts)
     for run in runs:
         blocks += _run_section(run, base_stats, base_licensing, out, opts, got)
+        if not run.pairs.empty:
+            frame = pairs_frame(run, opts.n_resamples, opts.seed)
+            got.pairs.append(frame)
+            blocks += pairs_blocks(frame, base_pairs)
     if baseline is not None:
         blocks += _baseline_section(baseline, out, got)
     _write_tables(got, out, {r.name: r for r in [*runs, baseline] if r is not None})
     blocks += [Heading("Files"), Bullets((
         "`tables/paradigms.csv`: every factorial and minimal-pair statistic with its CI",
         "`tables/licensing.csv`: the filler-gap licensing statistics with their CIs",
+        "`tables/pairs.csv`: imported minimal pairs (BLiMP): pair accuracy and mean difference with their CIs",
         "`tables/variants.csv`: the same per variant level",
         "`tables/differences.csv`: level − reference level, paired over matched sets (varied builds)",
         "`tables/amelioration.csv`: each filler / gap cell − the reference cell per island (crossed builds)",
@@ -247,6 +256,8 @@ def _write_tables(got: _Collected, out: Path, runs: dict[str, Run]) -> None:
     write_csv(label_columns(stats_frame(got.stats), runs), tables / "paradigms.csv")
     if got.licensing:
         write_csv(label_columns(pd.concat(got.licensing, ignore_index=True), runs), tables / "licensing.csv")
+    if got.pairs:
+        write_csv(pd.concat(got.pairs, ignore_index=True), out / PAIRS_CSV)
     write_csv(label_columns(stats_frame(got.variants), runs), tables / "variants.csv")
     if got.differences:
         write_csv(label_columns(differences_frame(got.differences), runs), tables / "differences.csv")

@@ -65,20 +65,23 @@ def register(app: typer.Typer) -> None:
 
     @app.command("import")
     def import_(
-        file: Path = typer.Argument(..., help="Hand-written suite: JSONL (four condition keys) or long-format CSV."),
+        file: Path = typer.Argument(..., help="Hand-written suite: JSONL (four condition keys, or BLiMP's "
+                                                  "sentence_good / sentence_bad pairs) or long-format CSV."),
         out: Path = typer.Option(..., "--out", "-o", help="Suite folder to write (<paradigm>.jsonl + manifest.json)."),
         fmt: Optional[str] = typer.Option(None, "--format", "-f", help="jsonl or csv (default: detected)."),
         paradigm: Optional[str] = typer.Option(None, "--paradigm", help="Paradigm of every item (overrides island types)."),
+        language: Optional[str] = typer.Option(None, "--language", help="it or en (default: the language whose "
+                                                                        "word frequencies the sentences fit best)."),
         force: bool = typer.Option(False, "--force", help="Replace the output folder if it is not empty."),
     ) -> None:
-        """Convert a hand-written suite into the suite format, so `bench run` can score it."""
+        """Convert a hand-written suite or a BLiMP file into the suite format, so `bench run` can score it."""
         import json
 
         from generator.interop.common import InteropError, write_tree
         from generator.interop.importers import import_file, summary_lines
 
         try:
-            files = import_file(file, fmt, paradigm)
+            files = import_file(file, fmt, paradigm, language)
             write_tree(out, files, force=force)
         except (InteropError, OSError) as exc:
             _fail(str(exc))

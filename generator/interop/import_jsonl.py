@@ -14,7 +14,7 @@ from generator.interop.import_labels import (DEPENDENCY_KEYS, LABEL_KEYS, NUMBER
 from generator.suite import CONDITIONS
 
 
-def _json_records(path: Path, text: str) -> Iterator[tuple[int, Any]]:
+def json_records(path: Path, text: str) -> Iterator[tuple[int, Any]]:
     """(line, record) for a JSONL file, a JSON list, or {"sentences": [...]} (file or line)."""
     try:
         whole = json.loads(text)
@@ -57,7 +57,7 @@ def _array_elements(text: str, pos: int) -> Iterator[tuple[int, Any]]:
 
 def read(path: Path, text: str, norm: Normalisations) -> list[Group]:
     groups = []
-    for index, (line_no, record) in enumerate(_json_records(path, text), start=1):
+    for index, (line_no, record) in enumerate(json_records(path, text), start=1):
         where = f"{path}:{line_no}"
         if not isinstance(record, dict):
             raise InteropError(f"{where}: expected an object with the four condition keys")

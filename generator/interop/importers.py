@@ -28,7 +28,8 @@ from collections import Counter
 from pathlib import Path
 
 from generator import __version__
-from generator.interop import import_csv, import_jsonl
+from generator.interop import import_blimp, import_csv, import_jsonl
+from generator.languages import LANGUAGES
 from generator.interop.common import InteropError, dump_json, sha256_file
 from generator.interop.import_labels import (PLAIN_ADJUNCT, Group, Normalisations, condition_key, paradigm_for,
                                              paradigm_name)
@@ -70,8 +71,10 @@ def detect_format(path: Path) -> str:
     return "jsonl" if head[:1] in (b"{", b"[") else "csv"
 
 
-def import_file(path: Path, fmt: str | None = None, paradigm: str | None = None) -> dict[str, str]:
-    """The files of the imported suite: {<paradigm>.jsonl: ..., manifest.json: ...}."""
+def import_file(path: Path, fmt: str | None = None, paradigm: str | None = None,
+                language: str | None = None) -> dict[str, str]:
+    """The files of the imported suite: {<paradigm>.jsonl: ..., manifest.json: ...}. The
+    language is `language`, or the one whose word frequencies the sentences fit best."""
     path = Path(path)
     if not path.is_file():
         raise InteropError(f"{path}: file not found")
@@ -85,6 +88,12 @@ def import_file(path: Path, fmt: str | None = None, paradigm: str | None = None)
     except UnicodeDecodeError as exc:
         raise InteropError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     norm = Normalisations()
+    if language is not None and language not in LANGUAGES:
+        raise InteropError(f"--language {language!r}: choose one of {', '.join(LANGUAGES)}")
+    if fmt == "jsonl":
+        records = list(import_jsonl.json_records(path, text))
+        if import_blimp.is_blimp(records):
+            return _import_blimp(path, records, norm, paradigm, language)
     try:
         groups = import_jsonl.read(path, text, norm) if fmt == "jsonl" else import_csv.read(path, text, norm, paradigm)
     except csv.Error as exc:   # a field over the csv module's size limit, a NUL byte
@@ -113,10 +122,29 @@ def import_file(path: Path, fmt: str | None = None, paradigm: str | None = None)
         by_paradigm.setdefault(name, []).append(item)
         labels.setdefault(name, set()).add(group.label or path.stem)
         assigned.setdefault(name, Counter())[how] += 1
+    language = language or import_blimp.guess_language(
+        (t for items in by_paradigm.values() for i in items for t in _texts(i).values()), LANGUAGES)
+    by_paradigm = {name: [dataclasses.replace(i, language=language) for i in items] for name, items in by_paradigm.items()}
     files = {f"{name}.jsonl": "".join(dumps_item(i) + "\n" for i in items)
              for name, items in sorted(by_paradigm.items())}
     manifest = _manifest(path, fmt, paradigm, norm, by_paradigm, labels, assigned)
     manifest["imported"]["repeated_ids"] = {name: ids for name, ids in sorted(repeated.items())}
+    files["manifest.json"] = dump_json(manifest, indent=2)
+    return files
+
+
+def _import_blimp(path: Path, records: list, norm: Normalisations, paradigm: str | None,
+                  language: str | None) -> dict[str, str]:
+    texts = (r.get(k) for _, r in records for k in (import_blimp.GOOD, import_blimp.BAD))
+    language = language or import_blimp.guess_language((t for t in texts if isinstance(t, str)), LANGUAGES)
+    by_paradigm, repeated = import_blimp.read(path, records, norm, paradigm, language)
+    labels = {name: {str(i.source.get("linguistics_term") or path.stem) for i in items}
+              for name, items in by_paradigm.items()}
+    assigned = {name: Counter({"--paradigm" if paradigm else "UID": len(items)}) for name, items in by_paradigm.items()}
+    files = {f"{name}.jsonl": "".join(dumps_item(i) + "\n" for i in items) for name, items in sorted(by_paradigm.items())}
+    manifest = _manifest(path, "blimp", paradigm, norm, by_paradigm, labels, assigned)
+    manifest["imported"]["repeated_ids"] = {name: ids for name, ids in sorted(repeated.items())}
+    manifest["imported"]["source"] = "keys other than sentence_good and sentence_bad are kept, as written, in each item's `source`"
     files["manifest.json"] = dump_json(manifest, indent=2)
     return files
 
@@ -154,10 +182,13 @@ def _manifest(path: Path, fmt: str, paradigm: str | None, norm: Normalisations,
               by_paradigm: dict[str, list[Item]], labels: dict[str, set[str]],
               assigned: dict[str, Counter[str]]) -> dict:
     sha = sha256_file(path)
-    command = f"gen import {path.name} --format {fmt}" + (f" --paradigm {paradigm}" if paradigm else "")
+    command = f"gen import {path.name} --format {'jsonl' if fmt == 'blimp' else fmt}" + \
+        (f" --paradigm {paradigm}" if paradigm else "")
+    first = next(iter(by_paradigm.values()))[0]
     return {
         "format_version": FORMAT_VERSION,
         "generator_version": __version__,
+        "language": first.language,
         "seed": None,
         "command": command,
         "files": {path.name: sha},
@@ -190,6 +221,7 @@ def _paradigm_stats(items: list[Item], labels: set[str]) -> dict:
         "n_items": n,
         "design": first.design,
         "dependency": first.dependency,
+        "language": first.language,
         "conditions": {c: {"mean_words": round(sum(len(i.conditions[c].words) for i in items) / n, 3),
                            "mean_chars": round(sum(len(i.conditions[c].text) for i in items) / n, 3)}
                        for c in first.layout.conditions},

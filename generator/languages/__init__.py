@@ -48,9 +48,15 @@ def get_language(code: str) -> Language:
     return importlib.import_module(f"{__name__}.{LANGUAGES[code]}").LANGUAGE
 
 
-def language_codes(choice: str) -> list[str]:
-    """`--language it|en|all` as the codes to build, in registry order."""
+def language_codes(choice: str, grammar_root=None) -> list[str]:
+    """`--language it|en|all` as the codes to build, in registry order. `all` is every language
+    the grammar folder has a sub-folder for (a folder of one language's paradigm files, a
+    linguist's copy, is the default language's)."""
     if choice == ALL:
-        return list(LANGUAGES)
+        if grammar_root is None:
+            return list(LANGUAGES)
+        from pathlib import Path
+        present = [code for code in LANGUAGES if (Path(grammar_root) / code).is_dir()]
+        return present or [DEFAULT_LANGUAGE]
     get_language(choice)
     return [choice]

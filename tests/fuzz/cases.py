@@ -58,8 +58,9 @@ class Base:
         self.suite_files = {p.name: p.read_bytes() for p in sorted(suite_dir.iterdir()) if p.is_file()}
         self.varied_files = {p.name: p.read_bytes() for p in sorted(varied_dir.iterdir()) if p.is_file()}
         self.review = review_samples(varied_dir)
-        self.lexicon = {p.name: p.read_bytes() for p in sorted(lexicon_dir.glob("*.csv"))}
-        self.grammar = {p.name: p.read_bytes() for p in sorted(grammar_dir.glob("*.yaml"))}
+        # one folder per language (lexicon/it, grammar/en): keys are "it/nouns.csv"
+        self.lexicon = {f"{p.parent.name}/{p.name}": p.read_bytes() for p in sorted(lexicon_dir.glob("*/*.csv"))}
+        self.grammar = {f"{p.parent.name}/{p.name}": p.read_bytes() for p in sorted(grammar_dir.glob("*/*.yaml"))}
         self.imports = import_samples(suite_dir)
 
 
@@ -112,42 +113,50 @@ def import_samples(suite_dir: Path) -> dict[str, bytes]:
 
 def _lexicon_case(base: Base, rng: random.Random, number: int) -> Case:
     name = rng.choice(sorted(base.lexicon))
+    language, table = name.split("/", 1)
     mutator = mutate.csv_mutation if rng.random() < 0.6 else mutate.text_mutation
     what, data = mutator(rng, base.lexicon[name])
-    replaced = {name: data}
+    replaced = {table: data}
     if rng.random() < 0.03:
         what, replaced = "table file missing", {}
+    # The language's own folder, as a linguist's edited copy (lexicon/ holding its tables).
     def setup(d: Path) -> None:
-        _link_tree(base.lexicon_dir, d / "lexicon", replaced)
+        _link_tree(base.lexicon_dir / language, d / "lexicon", replaced)
         if not replaced:
-            (d / "lexicon" / name).unlink()
-        _link_tree(base.grammar_dir, d / "grammar", {})
+            (d / "lexicon" / table).unlink()
+        _link_tree(base.grammar_dir / language, d / "grammar", {})
     if rng.random() < 0.15:
-        argv = ["list", "--lexicon", "lexicon", "--grammar", "grammar"]
+        argv = ["list", "--language", language, "--lexicon", "lexicon", "--grammar", "grammar"]
     else:
-        argv = ["build", "--phenomenon", rng.choice(PHENOMENA), "--n", str(rng.choice((2, 3, 5))),
-                "--seed", str(rng.randrange(100)), "--lexicon", "lexicon", "--grammar", "grammar",
-                "--out", "out", "-q"]
+        argv = ["build", "--language", language, "--phenomenon", rng.choice(PHENOMENA),
+                "--n", str(rng.choice((2, 3, 5))), "--seed", str(rng.randrange(100)),
+                "--lexicon", "lexicon", "--grammar", "grammar", "--out", "out", "-q"]
     # Rows removed or changed can break a reference from another table (the message then names
     # that file and line) or leave a paradigm unsatisfiable (the message names the paradigm).
     return Case("lexicon", number, f"{name}: {what}", "gen", argv, setup,
-                names=(*base.lexicon, *(g.removesuffix(".yaml") for g in base.grammar)), no_output="out",
-                files=replaced)
+                names=(*(n.split("/", 1)[1] for n in base.lexicon),
+                       *(g.split("/", 1)[1].removesuffix(".yaml") for g in base.grammar)),
+                no_output="out", files=replaced)
 
 
 def _grammar_case(base: Base, rng: random.Random, number: int) -> Case:
     name = rng.choice(sorted(base.grammar))
+    language, file = name.split("/", 1)
     mutator = mutate.yaml_mutation if rng.random() < 0.8 else mutate.text_mutation
     what, data = mutator(rng, base.grammar[name])
-    def setup(d: Path) -> None:
+    def setup(d: Path) -> None:   # the whole tree (lexicon/it, lexicon/en), one file replaced
         _link_tree(base.lexicon_dir, d / "lexicon", {})
-        _link_tree(base.grammar_dir, d / "grammar", {name: data})
-    phenomenon = next((p for p in PHENOMENA if name.startswith(p)), "all")
-    argv = (["list", "--lexicon", "lexicon", "--grammar", "grammar"] if rng.random() < 0.15 else
-            ["build", "--phenomenon", rng.choice((phenomenon, phenomenon, "all")), "--n", str(rng.choice((2, 3))),
-             "--seed", str(rng.randrange(100)), "--lexicon", "lexicon", "--grammar", "grammar", "--out", "out", "-q"])
-    return Case("grammar", number, f"{name}: {what}", "gen", argv, setup, names=(name,), no_output="out",
-                files={name: data})
+        _link_tree(base.grammar_dir, d / "grammar", {})
+        (d / "grammar" / language).unlink()
+        _link_tree(base.grammar_dir / language, d / "grammar" / language, {file: data})
+    phenomenon = next((p for p in PHENOMENA if file.startswith(p)), "all")
+    argv = (["list", "--language", language, "--lexicon", "lexicon", "--grammar", "grammar"]
+            if rng.random() < 0.15 else
+            ["build", "--language", language, "--phenomenon", rng.choice((phenomenon, phenomenon, "all")),
+             "--n", str(rng.choice((2, 3))), "--seed", str(rng.randrange(100)),
+             "--lexicon", "lexicon", "--grammar", "grammar", "--out", "out", "-q"])
+    return Case("grammar", number, f"{name}: {what}", "gen", argv, setup, names=(file,), no_output="out",
+                files={file: data})
 
 
 def _suite_case(base: Base, rng: random.Random, number: int) -> Case:
@@ -227,10 +236,11 @@ def _import_case(base: Base, rng: random.Random, number: int) -> Case:
 CLI_VALUES = ("", "-1", "0", "1", "3", "abc", "10000000000000000", "1.5", "nosuch", "suite", "suite/whether_island.jsonl",
               "/nonexistent/folder", "x=y", "subject_type", "subject_type=nosuch", "mood=indicative", "--", "-q",
               "gap", "filler", "gap=resumptive", "filler=dlinked", "gap=nosuch",
-              "é", "gpt2", "suite/manifest.json", "results", "out")
+              "é", "gpt2", "suite/manifest.json", "results", "out", "it", "en", "all", "fr", "EN")
 CLI_COMMANDS = {
-    "gen": {"build": ["--phenomenon", "--n", "--seed", "--out", "--vary", "--level", "--lexicon", "--grammar", "-q"],
-            "list": ["--lexicon", "--grammar"], "validate": ["--lexicon"],
+    "gen": {"build": ["--phenomenon", "--n", "--seed", "--out", "--vary", "--level", "--lexicon", "--grammar", "-q",
+                      "--language", "--jobs"],
+            "list": ["--lexicon", "--grammar", "--language"], "validate": ["--lexicon"],
             "export": ["--format", "--out", "--lists", "--seed", "--fillers", "--force"],
             "import": ["--out", "--format", "--paradigm", "--force"],
             "review": ["--score", "--n", "--seed", "--paradigm", "--out", "--force", "--key", "--json"]},

@@ -123,3 +123,33 @@ def test_a_wrong_language_is_refused():
     from generator.languages import UnknownLanguage
     with pytest.raises(UnknownLanguage, match="choose one of: it, en"):
         BuildRequest("all", 10, 0, language="fr")
+
+
+# Where the oracle itself is wrong or lists one spelling only (checked by hand).
+ORACLE_DISAGREES = {
+    ("broadcast", "VBD"): "the past broadcast is standard; lemminflect lists only broadcasted",
+    ("relay", "VBN"): "relay (pass on) makes relayed; lemminflect gives relaid, the participle of re-lay",
+}
+
+
+def test_forms_agree_with_an_independent_inflector(english):
+    """Every past, participle, 3sg and plural the templates write is one lemminflect gives for
+    the lemma (the head of a phrasal verb): a participle written as a past (has took apart)
+    fails here."""
+    from lemminflect import getInflection
+
+    from generator.languages.english.templates import participle, past, plural, third
+    from generator.render import Filler
+    failures = []
+    for entry in english.table("verbs"):
+        head = entry.lemma.split(" ")[0]
+        for tag, form in (("VBD", past(Filler(entry))), ("VBN", participle(Filler(entry))),
+                          ("VBZ", third(Filler(entry)))):
+            known = getInflection(head, tag)
+            if known and form.split(" ")[0] not in known and (head, tag) not in ORACLE_DISAGREES:
+                failures.append(f"{entry.source}: {tag} {form!r}, lemminflect: {known}")
+    for entry in english.table("nouns"):
+        known = getInflection(entry.lemma, "NNS")
+        if known and plural(Filler(entry)) not in known:
+            failures.append(f"{entry.source}: plural {plural(Filler(entry))!r}, lemminflect: {known}")
+    assert not failures, "\n".join(failures)

@@ -50,7 +50,7 @@ def test_unknown_phenomenon(tmp_path):
 
 
 def test_list_shows_paradigms_and_capacity():
-    result = runner.invoke(app, ["list"])
+    result = runner.invoke(app, ["list", "--language", "it"])
     assert result.exit_code == 0, result.output
     for name in ("whether_island", "complex_np_island", "subject_island", "adjunct_island_temporal"):
         assert name in result.output
@@ -60,6 +60,26 @@ def test_list_shows_paradigms_and_capacity():
         assert "(weak)" in rows[weak], rows[weak]
     for strong in ("complex_np_island", "adjunct_island_conditional_rc", "filler_gap"):
         assert "(weak)" not in rows[strong]
+
+
+def test_list_shows_both_languages():
+    result = runner.invoke(app, ["list"])
+    assert result.exit_code == 0, result.output
+    rows = [line.split("│") for line in result.output.splitlines() if line.count("│") > 3]
+    languages = {(cells[1].strip(), cells[2].strip()) for cells in rows}
+    for name in ("whether_island", "subject_island_rc", "filler_gap"):
+        assert (name, "it") in languages and (name, "en") in languages
+
+
+def test_build_all_languages_writes_one_suite_each(tmp_path):
+    result = runner.invoke(app, ["build", "--language", "all", "--n", "3", "--out", str(tmp_path), "-q"])
+    assert result.exit_code == 0, result.output
+    for language, name in (("it", "italian_islands"), ("en", "english_islands")):
+        manifest = json.loads((tmp_path / name / "manifest.json").read_text())
+        assert manifest["language"] == language and len(manifest["paradigms"]) == 11
+        assert "--language" not in manifest["command"] or f"--language {language}" in manifest["command"]
+    unknown = runner.invoke(app, ["build", "--language", "fr", "--n", "3", "--out", str(tmp_path / "fr")])
+    assert unknown.exit_code == 2 and "unknown language 'fr'" in unknown.output and "Traceback" not in unknown.output
 
 
 def test_a_paradigm_file_must_say_whether_its_island_is_weak_or_strong(tmp_path):

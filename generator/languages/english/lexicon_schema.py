@@ -18,6 +18,8 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("plural", required=False, kind="form"),       # empty: the regular plural
         Column("classes", values=NOUN_CLASSES, multi=True),
         Column("article", required=False, values=closed("a", "an")),  # empty: from the spelling
+        # authored works (classes=work): argued prose one can rebut or quote, or a work of art
+        Column("genre", required=False, values=closed("verbal", "art")),
         # information nouns (classes=info): how the information travels and what one does with it
         Column("spoken", required=False, values=YES_NO),      # one hears it (a rumor, a claim)
         Column("written", required=False, values=YES_NO),     # one reads it (a report, a claim)
@@ -37,6 +39,8 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("subj", required=False, kind="formula"),
         Column("obj", required=False, kind="formula"),
         Column("absolute_use", required=False, values=YES_NO),
+        # takes a time noun as its object (ruined last night): not before a time adverb
+        Column("time_object", required=False, values=YES_NO),
         Column("stative", required=False, values=YES_NO),
         Column("event_kind", required=False, values=EVENT_KINDS, multi=True),
         Column("adjuncts", required=False, values=ADJUNCT_RELATIONS, multi=True),
@@ -64,10 +68,12 @@ TABLES: dict[str, tuple[Column, ...]] = {
 REQUIRED_WHEN: dict[str, tuple[tuple[str, str, str], ...]] = {
     "verbs": (
         ("absolute_use", "roles", "transitive"), ("stative", "roles", "transitive"),
+        ("time_object", "roles", "transitive"),
         ("event_kind", "roles", "transitive"),
         ("adjuncts", "roles", "host"), ("reacts_to", "roles", "host"), ("if_complement", "roles", "host"),
     ),
-    "nouns": tuple((column, "classes", "info") for column in ("spoken", "written", "believable", "news", "point")),
+    "nouns": (*((column, "classes", "info") for column in ("spoken", "written", "believable", "news", "point")),
+              ("genre", "classes", "work")),
 }
 
 # Features every entry of a table has without a column.
