@@ -124,6 +124,8 @@ def repeated_sentences(items: list[Item]) -> list[str]:
 
 def check_item_restrictions(item: Item, paradigms: dict, lexicon: Lexicon) -> list[str]:
     paradigm = paradigms.get(item.paradigm)
+    if paradigm is None and not item.lexical and item.source:
+        return []   # an imported item (a BLiMP pair): nothing of it was drawn from the lexicon
     if paradigm is None:
         return [f"{item.item_id}: unknown paradigm {item.paradigm!r}"]
     if item.design != paradigm.item_design:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets up the environment, generates the default suite and scores it with the offline default
-# model (Gemma 3 270M, shipped on PyPI), printing the report. On a GPU the whole suite is
+# Sets up the environment, generates the default suites (Italian and English) and scores the
+# Italian one with the offline default model (Gemma 3 270M, shipped on PyPI), printing the report. On a GPU the whole suite is
 # scored; on a CPU a stratified sample (SAMPLE_PER_PARADIGM whole items of every paradigm,
 # seed 0) so that the job fits in about 10 minutes, with the estimated time of the full suite
 # printed at the end. `--full` scores the whole suite anywhere; other arguments go to bench run.
@@ -14,7 +14,7 @@ for a in "$@"; do
 done
 bash scripts/setup.sh
 . .venv/bin/activate
-gen build --phenomenon all --n 1000 --seed 0
+gen build --language all --phenomenon all --n 1000 --seed 0
 if python -c "import sys, torch; sys.exit(not torch.cuda.is_available())"; then
   bench run "${args[@]}"
   exit

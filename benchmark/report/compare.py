@@ -11,6 +11,8 @@ import pandas as pd
 from .amelioration import amelioration_frame, run_ameliorations
 from .crosslang import CSV as CROSSLANG_CSV
 from .crosslang import crosslang_blocks, crosslang_frame
+from .pairs import CSV as PAIRS_CSV
+from .pairs import pairs_frame
 from .document import Block, Figure, Heading, Table, Text
 from .html import render_html
 from .load import TABLE_MEASURES, Run, order_paradigms, paradigm_label
@@ -45,10 +47,11 @@ def unique_labels(runs: list[Run], measure: str) -> list[str]:
 
 def build_comparison(runs: list[Run], out: Path, seed: int, n_resamples: int) -> Path:
     _distinct_names(runs)
-    if all(r.items.empty for r in runs):  # a filler-gap suite only: no island tables
+    if all(r.items.empty for r in runs):  # a filler-gap or minimal-pair suite only: no island tables
         suites = sorted({r.info.suite_name or r.path.parent.name for r in runs})
         blocks = [Heading(f"Model comparison: {', '.join(suites)}", 1),
                   *_licensing_blocks(runs, seed, n_resamples, out / "tables"),
+                  *_pairs_blocks(runs, seed, n_resamples, out),
                   *_crosslang_blocks(runs, out, seed, n_resamples)]
         (out / "compare.md").write_text(render_markdown(blocks), encoding="utf-8")
         (out / "compare.html").write_text(render_html(blocks, out, "Model comparison"), encoding="utf-8")
@@ -87,6 +90,7 @@ def build_comparison(runs: list[Run], out: Path, seed: int, n_resamples: int) ->
                "figures/compare.pdf"),
     ]
     blocks += _amelioration_blocks(runs, seed, n_resamples, tables)
+    blocks += _pairs_blocks(runs, seed, n_resamples, out)
     blocks += _crosslang_blocks(runs, out, seed, n_resamples)
     (out / "compare.md").write_text(render_markdown(blocks), encoding="utf-8")
     (out / "compare.html").write_text(render_html(blocks, out, "Model comparison"), encoding="utf-8")
@@ -100,6 +104,27 @@ def _distinct_names(runs: list[Run]) -> None:
     for run in runs:
         if names.count(run.name) > 1:
             run.name = f"{run.info.suite_name or run.path.parent.name}/{run.name}"
+
+
+def _pairs_blocks(runs: list[Run], seed: int, n_resamples: int, out: Path) -> list[Block]:
+    """Imported minimal pairs (BLiMP): pair accuracy (LP) per paradigm, one column per model."""
+    frames = [pairs_frame(r, n_resamples, seed) for r in runs if not r.pairs.empty]
+    if not frames:
+        return []
+    frame = pd.concat(frames, ignore_index=True)
+    write_csv(frame, out / PAIRS_CSV)
+    runs_with = [r for r in runs if not r.pairs.empty]
+    labels = dict(zip((r.name for r in runs), unique_labels(runs, MAIN_MEASURE)))
+    main = frame[frame["measure"] == MAIN_MEASURE]
+    rows = []
+    for paradigm in sorted(main["paradigm"].unique()):
+        cells = [paradigm]
+        for run in runs_with:
+            hit = main[(main["run"] == run.name) & (main["paradigm"] == paradigm)]
+            cells.append(with_ci(est(hit.iloc[0], "accuracy")) if len(hit) else DASH)
+        rows.append(tuple(cells))
+    return [Heading("Minimal pairs (imported), good > bad (%)"),
+            Table(("paradigm", *(labels[r.name] for r in runs_with)), tuple(rows), PAIRS_CSV)]
 
 
 def _crosslang_blocks(runs: list[Run], out: Path, seed: int, n_resamples: int) -> list[Block]:

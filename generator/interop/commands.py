@@ -16,6 +16,9 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+FACTORIAL_ONLY = ("syntaxgym", "hf", "ratings")  # formats whose layout needs the four conditions
+
+
 def run_export(suite_dir: Path, fmt: str, out: Path, lists: int = 4, seed: Optional[int] = None,
                fillers: Optional[Path] = None, absolute_paths: bool = False, force: bool = False) -> int:
     """Export a suite; returns the number of files written."""
@@ -25,6 +28,11 @@ def run_export(suite_dir: Path, fmt: str, out: Path, lists: int = 4, seed: Optio
     if fmt not in EXPORT_FORMATS:
         raise InteropError(f"--format {fmt}: unknown export format (expected one of {', '.join(EXPORT_FORMATS)})")
     suite = load_suite(suite_dir)
+    pairs_only = sorted({i.paradigm for i in suite.items if len(i.layout.conditions) != 4})
+    if pairs_only and fmt in FACTORIAL_ONLY:
+        raise InteropError(f"--format {fmt} exports 2x2 designs; {', '.join(pairs_only)} "
+                           f"{'is a minimal-pair paradigm' if len(pairs_only) == 1 else 'are minimal-pair paradigms'} "
+                           f"(two sentences an item): export {'it' if len(pairs_only) == 1 else 'them'} as blimp, lm-eval or csv")
     if fmt == "ratings":
         manifest_seed = suite.manifest.get("seed")
         chosen_seed = seed if seed is not None else manifest_seed if isinstance(manifest_seed, int) else 0

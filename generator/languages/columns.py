@@ -19,3 +19,14 @@ def closed(*values: str) -> frozenset[str]:
 
 
 YES_NO = closed("yes", "no")
+
+
+# Proper names: the same table in every language (gender, and a name family so that an item
+# never has two forms of one name, Giovanni / Gianni, Daniel / Danielle).
+NAMES_TABLE = (
+    Column("lemma", kind="form"),
+    Column("gender", values=closed("m", "f")),
+    Column("family"),
+    Column("zipf", kind="number"),
+    Column("note", required=False, kind="text"),
+)

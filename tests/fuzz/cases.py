@@ -106,7 +106,11 @@ def import_samples(suite_dir: Path) -> dict[str, bytes]:
                          str(r["item"]), r[c]))
     def sep(s: str) -> str:
         return "".join(s.join(row) + "\n" for row in rows)
+    blimp = "".join(json.dumps({"sentence_good": r["short_nonisland"], "sentence_bad": r["long_island"],
+                                "field": "syntax", "linguistics_term": "island_effects", "UID": "wh_island",
+                                "pairID": str(r["item"] % 7)}, ensure_ascii=False) + "\n" for r in records)
     return {"wh_whether_island.jsonl": jsonl.encode(), "whether_list.json": json.dumps(records).encode(),
+            "blimp_wh_island.jsonl": blimp.encode(),
             "whether_wrapped.json": wrapped.encode(), "whether.csv": sep(";").encode(),
             "whether.tsv": sep("\t").encode(), "whether_comma.csv": sep(",").encode()}
 
@@ -228,7 +232,10 @@ def _import_case(base: Base, rng: random.Random, number: int) -> Case:
         argv += ["--format", rng.choice(("jsonl", "csv", "json", "xml"))]
     if rng.random() < 0.2:
         argv += ["--paradigm", rng.choice(("whether_island", "adjunct_island_temporal", "nosuch"))]
-    return Case("import", number, f"{name}: {what}", "gen", argv, setup, names=(name, "--format", "--paradigm"),
+    if rng.random() < 0.2:
+        argv += ["--language", rng.choice(("it", "en", "fr", ""))]
+    return Case("import", number, f"{name}: {what}", "gen", argv, setup,
+                names=(name, "--format", "--paradigm", "--language"),
                 no_output="out",
                 files={name: data})
 
@@ -242,7 +249,7 @@ CLI_COMMANDS = {
                       "--language", "--jobs"],
             "list": ["--lexicon", "--grammar", "--language"], "validate": ["--lexicon"],
             "export": ["--format", "--out", "--lists", "--seed", "--fillers", "--force"],
-            "import": ["--out", "--format", "--paradigm", "--force"],
+            "import": ["--out", "--format", "--paradigm", "--force", "--language"],
             "review": ["--score", "--n", "--seed", "--paradigm", "--out", "--force", "--key", "--json"]},
     "bench": {"run": ["--model", "--suite", "--scorer", "--out", "--device", "--dtype", "--token-budget", "--alpha",
                       "--no-cache", "--no-report", "--threads", "--device-map", "--max-memory",

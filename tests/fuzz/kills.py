@@ -157,13 +157,16 @@ def bench_trials(root: Path, suite: Path, trials: int, seed: int, report: Report
         shutil.rmtree(cache, ignore_errors=True)
 
 
-def build_trials(root: Path, trials: int, seed: int, report: Report, log=print, crossed: bool = False) -> None:
+def build_trials(root: Path, trials: int, seed: int, report: Report, log=print, crossed: bool = False,
+                 language: str = "it") -> None:
     """`gen build` killed while it builds or writes: the output is the previous suite or none.
-    `crossed`: a build that crosses the rescue factors item-matched (--vary filler --vary gap)."""
-    rng = random.Random(seed + (2 if crossed else 1))
+    `crossed`: a build that crosses the rescue factors item-matched (--vary filler --vary gap);
+    `language`: the suite's (the English one is built like the Italian one)."""
+    rng = random.Random(seed + (2 if crossed else 1) + (10 if language != "it" else 0))
     argv = ["build", "--phenomenon", "all", "--n", "40" if crossed else "150", "--lexicon", str(LEXICON),
-            "--grammar", str(GRAMMAR), "-q", *(["--vary", "filler", "--vary", "gap"] if crossed else [])]
-    root = root / ("crossed" if crossed else "plain")
+            "--grammar", str(GRAMMAR), "-q", "--language", language,
+            *(["--vary", "filler", "--vary", "gap"] if crossed else [])]
+    root = root / (("crossed" if crossed else "plain") + ("" if language == "it" else f"-{language}"))
     root.mkdir()
     previous = root / "previous"
     start = time.monotonic()
@@ -199,7 +202,7 @@ def build_trials(root: Path, trials: int, seed: int, report: Report, log=print, 
         leftovers = [p.name for p in out.parent.iterdir() if p.name.startswith(".")]
         if rerun.exit_code != 0 or {p.name: p.read_bytes() for p in out.iterdir()} != new or leftovers:
             report.problems.append(f"gen build trial {k}: the rebuild differs or left {leftovers}")
-        kind = "build-crossed" if crossed else "build"
+        kind = ("build-crossed" if crossed else "build") + ("" if language == "it" else f"-{language}")
         report.trials.append({"trial": f"{kind}-{k}", "killed": moment, "suite_after_kill": state})
         log(f"gen {kind} trial {k}: killed {moment}; suite folder: {state}")
         shutil.rmtree(out.parent, ignore_errors=True)
@@ -253,9 +256,11 @@ def main(argv: list[str] | None = None) -> int:
         suite = make_suite(root, args.items)
         if args.trials:
             bench_trials(root, suite, args.trials, args.seed, report)
-        if args.build_trials:  # half plain builds, half crossed ones (--vary filler --vary gap)
-            build_trials(root, args.build_trials - args.build_trials // 2, args.seed, report)
-            build_trials(root, args.build_trials // 2, args.seed, report, crossed=True)
+        if args.build_trials:  # a third each: plain, crossed (--vary filler --vary gap), English
+            third = args.build_trials // 3
+            build_trials(root, args.build_trials - 2 * third, args.seed, report)
+            build_trials(root, third, args.seed, report, crossed=True)
+            build_trials(root, third, args.seed, report, language="en")
         concurrent = concurrent_runs(root, suite, report)
     summary = {"trials": report.trials, "concurrent": concurrent, "problems": report.problems}
     args.json.write_text(json.dumps(summary, indent=1) + "\n")

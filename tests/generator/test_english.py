@@ -153,3 +153,15 @@ def test_forms_agree_with_an_independent_inflector(english):
         if known and plural(Filler(entry)) not in known:
             failures.append(f"{entry.source}: plural {plural(Filler(entry))!r}, lemminflect: {known}")
     assert not failures, "\n".join(failures)
+
+
+def test_zipf_bands_use_the_english_frequencies(english):
+    """`--vary zipf_band` splits each content slot at the median of the English lexicon's
+    Zipf values (wordfreq, "en"): the thresholds differ from the Italian build's."""
+    results, manifest = build_suite(BuildRequest("whether", 6, 0, vary="zipf_band", language="en"),
+                                    LEXICON_DIR, GRAMMAR_DIR)
+    bands = manifest["paradigms"]["whether_island"]["zipf_bands"]
+    verbs = sorted(e.zipf for e in english.table("verbs") if e.has("roles", "transitive") and e.feature("absolute_use") == "no")
+    assert bands["verb"]["frequent"][1] == verbs[-1] and bands["verb"]["rare"][0] == verbs[0]
+    levels = {i.variant["zipf_band"] for i in results["whether_island"]}
+    assert levels == {"frequent", "rare"} and all(i.language == "en" for i in results["whether_island"])

@@ -28,7 +28,7 @@ def test_every_generated_paradigm_validates_against_the_schema(small_suite):
     designs = {item.design for item in suite.items}
     assert designs == {ISLAND.name, FILLER_GAP.name}
     manifest = json.loads((small_suite / "manifest.json").read_text())
-    assert manifest["format_version"] == 2
+    assert manifest["format_version"] == 3 and manifest["language"] == "it"
     for name, entry in manifest["paradigms"].items():
         assert list(entry["conditions"]) == list(suite.paradigms[name][0].layout.conditions)
 
@@ -80,8 +80,8 @@ def test_reader_refuses_a_newer_format(small_suite, tmp_path):
     folder = tmp_path / "new"
     folder.mkdir()
     (folder / "filler_gap.jsonl").write_text((small_suite / "filler_gap.jsonl").read_text())
-    (folder / "manifest.json").write_text(json.dumps({"format_version": 3, "paradigms": {}}))
-    with pytest.raises(SuiteFormatError, match=r"manifest\.json: suite format version 3.*upgrade"):
+    (folder / "manifest.json").write_text(json.dumps({"format_version": 4, "paradigms": {}}))
+    with pytest.raises(SuiteFormatError, match=r"manifest\.json: suite format version 4.*upgrade"):
         read_suite(folder)
 
 
@@ -107,3 +107,20 @@ def test_golden_first_filler_gap_item_of_seed_0():
         "Paola scrive cosa Giovanni ha rovinato il motorino ieri sera.",
         "Paola scrive che Giovanni ha rovinato ieri sera.",
         "Paola scrive cosa Giovanni ha rovinato ieri sera."]
+
+
+def test_version_2_suites_read_as_italian(small_suite, tmp_path):
+    """A suite written before items said their language is Italian; a bad code is refused."""
+    folder = tmp_path / "v2"
+    folder.mkdir()
+    lines = [json.loads(line) for line in (small_suite / "whether_island.jsonl").read_text().splitlines()]
+    for line in lines:
+        del line["language"]
+    (folder / "whether_island.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    (folder / "manifest.json").write_text(json.dumps({"format_version": 2, "paradigms": {}}))
+    suite = read_suite(folder)
+    assert suite.language == "it" and {i.language for i in suite.items} == {"it"}
+    lines[0]["language"] = "Italian"
+    (folder / "whether_island.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    with pytest.raises(SuiteFormatError, match="whether_island.jsonl:1: 'language' must be a language code"):
+        read_suite(folder)

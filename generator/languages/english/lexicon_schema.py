@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..columns import YES_NO, Column, closed
+from ..columns import NAMES_TABLE, YES_NO, Column, closed
 
 NOUN_CLASSES = frozenset(
     "human work info device vehicle furniture container structure clothing tool".split())
@@ -49,13 +49,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("zipf", kind="number"),
         Column("note", required=False, kind="text"),
     ),
-    "names": (
-        Column("lemma", kind="form"),
-        Column("gender", values=closed("m", "f")),
-        Column("family"),
-        Column("zipf", kind="number"),
-        Column("note", required=False, kind="text"),
-    ),
+    "names": NAMES_TABLE,
     "connectives": (
         Column("lemma", kind="form"),
         Column("type", values=closed("conditional", "temporal")),

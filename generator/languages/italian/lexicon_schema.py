@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..columns import YES_NO, Column
+from ..columns import NAMES_TABLE, YES_NO, Column
 from ..columns import closed as _closed
 
 PERSONS = ("1sg", "2sg", "3sg", "1pl", "2pl", "3pl")
@@ -64,13 +64,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         Column("zipf", kind="number"),
         Column("note", required=False, kind="text"),
     ),
-    "names": (
-        Column("lemma", kind="form"),
-        Column("gender", values=_closed("m", "f")),
-        Column("family"),
-        Column("zipf", kind="number"),
-        Column("note", required=False, kind="text"),
-    ),
+    "names": NAMES_TABLE,
     "pronouns": (
         Column("lemma", kind="form"),
         Column("person", values=_closed("1", "2", "3")),
