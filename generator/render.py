@@ -22,6 +22,7 @@ from .words import word_spans
 
 _MARK = re.compile(r"\[([a-z_]+):([^\[\]]*)\]")
 _PUNCT = set(".,;:?!…")
+_UNUSUAL_SPACE = re.compile(r"\s\s|[^\S ]")  # any white space but single plain spaces
 _REGION_SET = frozenset(REGION_NAMES)
 
 
@@ -42,7 +43,9 @@ def assemble(rendered: str, where: str) -> tuple[str, tuple[Region, ...]]:
     regions: list[Region] = []
     length, last = 0, ""
     for name, raw in marks:
-        content = " ".join(raw.split())
+        content = raw.strip()
+        if _UNUSUAL_SPACE.search(content):  # two spaces, a line break, a tab, a no-break space…
+            content = " ".join(content.split())
         if content and length and content[0] not in _PUNCT and last != "'":
             parts.append(" ")
             length += 1

@@ -67,7 +67,8 @@ def paradigm_stats(items: list[Item], lexicon: Lexicon, tables: tuple[str, ...])
         bags = {c: Counter(w for w in lowered[c][k] if w in zipf) for c in conditions}
         sizes = {c: sum(bag.values()) for c, bag in bags.items()}
         for a, b in combinations(conditions, 2):
-            shared = sum((bags[a] & bags[b]).values())
+            bag_a, bag_b = bags[a], bags[b]
+            shared = sum(min(n, bag_b[w]) for w, n in bag_a.items() if w in bag_b)
             union = sizes[a] + sizes[b] - shared
             overlaps.append(shared / union if union else 1.0)
 
