@@ -146,7 +146,7 @@ def test_tables_are_not_cut_in_a_pipe(tmp_path):
 def test_unknown_jinja_filter_names_file_condition_and_filters(tmp_path):
     from generator.cli import app
     grammar = tmp_path / "grammar"
-    shutil.copytree(GRAMMAR, grammar)
+    shutil.copytree(GRAMMAR / "it", grammar)
     path = grammar / "whether_island.yaml"
     text = path.read_text()
     assert "{{ esubj | np }}" in text
