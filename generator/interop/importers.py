@@ -29,7 +29,7 @@ from pathlib import Path
 
 from generator import __version__
 from generator.interop import import_blimp, import_csv, import_jsonl
-from generator.languages import LANGUAGES
+from generator.languages import DEFAULT_LANGUAGE, LANGUAGES
 from generator.interop.common import InteropError, dump_json, sha256_file
 from generator.interop.import_labels import (PLAIN_ADJUNCT, Group, Normalisations, condition_key, paradigm_for,
                                              paradigm_name)
@@ -184,11 +184,11 @@ def _manifest(path: Path, fmt: str, paradigm: str | None, norm: Normalisations,
     sha = sha256_file(path)
     command = f"gen import {path.name} --format {'jsonl' if fmt == 'blimp' else fmt}" + \
         (f" --paradigm {paradigm}" if paradigm else "")
-    first = next(iter(by_paradigm.values()))[0]
+    language = next((i.language for items in by_paradigm.values() for i in items), DEFAULT_LANGUAGE)
     return {
         "format_version": FORMAT_VERSION,
         "generator_version": __version__,
-        "language": first.language,
+        "language": language,
         "seed": None,
         "command": command,
         "files": {path.name: sha},
