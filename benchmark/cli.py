@@ -9,7 +9,7 @@ import importlib
 import typer
 
 app = typer.Typer(
-    help="Score Italian island test suites with language models and report island effects.",
+    help="Score island test suites (Italian, English) with language models and report island effects.",
     no_args_is_help=True,
     add_completion=False,
 )

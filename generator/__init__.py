@@ -1,3 +1,3 @@
-"""Generator of controlled Italian island-effect test suites (see grammar/ and lexicon/)."""
+"""Generator of controlled island-effect test suites, Italian and English (see grammar/ and lexicon/)."""
 
 __version__ = "0.1.0"

@@ -8,7 +8,7 @@ import importlib
 import typer
 
 app = typer.Typer(
-    help="Generate controlled Italian island-effect test suites.",
+    help="Generate controlled island-effect test suites (Italian, English).",
     no_args_is_help=True,
     add_completion=False,
 )

@@ -72,8 +72,13 @@ def _effect_formula(design: Design) -> str:
     return f"{design.effect} = {plus}{minus}"
 
 
-def _design_lines(designs: tuple[Design, ...]) -> list[str]:
-    lines = ["Controlled Italian syntactic test items. Each row is one item: four sentences in a 2x2",
+def _language_name(suite: Suite) -> str:
+    from generator.languages import LANGUAGES
+    return LANGUAGES.get(suite.language, suite.language).capitalize()   # italian -> Italian
+
+
+def _design_lines(designs: tuple[Design, ...], language: str) -> list[str]:
+    lines = [f"Controlled {language} syntactic test items. Each row is one item: four sentences in a 2x2",
              "design, the design of its paradigm (see Paradigms); the effect of a model is the design's",
              "interaction (scores: higher = more acceptable), positive when the model shows the effect,",
              "and factorial accuracy the share of items where it is positive.", ""]
@@ -99,9 +104,10 @@ def card(suite: Suite) -> str:
     configs += [{"config_name": p, "data_files": [{"split": SPLIT, "path": f"data/{p}.jsonl"}]}
                 for p in suite.paradigms]
     header = {
-        "language": ["it"],
-        "pretty_name": f"{suite.name}: Italian {phenomena} (2x2 factorial items)",
-        "tags": ["syntax", *(TAG.get(d.name, d.name) for d in designs), "minimal-pairs", "acceptability", "italian"],
+        "language": [suite.language],
+        "pretty_name": f"{suite.name}: {_language_name(suite)} {phenomena} (2x2 factorial items)",
+        "tags": ["syntax", *(TAG.get(d.name, d.name) for d in designs), "minimal-pairs", "acceptability",
+                 _language_name(suite).lower()],
         "size_categories": [_size_category(len(suite.items))],
         "configs": configs,
         "dataset_info": [{"config_name": c["config_name"], "features": features(conditions)} for c in configs],
@@ -116,12 +122,12 @@ def card(suite: Suite) -> str:
         f"# {suite.name}",
         "",
         *([
-            "Controlled Italian syntactic-island test items. Each row is one item: four sentences in a",
+            f"Controlled {_language_name(suite)} syntactic-island test items. Each row is one item: four sentences in a",
             "2x2 design, dependency length (short/long) x structure (non-island/island). `long_island`",
             "is the violation; the island effect of a model is the interaction",
             "DD = S(long_nonisland) + S(short_island) - S(short_nonisland) - S(long_island)",
             "(scores: higher = more acceptable), factorial accuracy the share of items with DD > 0.",
-        ] if island_only else _design_lines(designs)),
+        ] if island_only else _design_lines(designs, _language_name(suite))),
         "",
         "## Generation parameters",
         "",
