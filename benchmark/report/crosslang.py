@@ -6,6 +6,8 @@ the difference between the first language and the second (Italian − English) w
 percentile bootstrap interval, the items resampled within each language independently;
 the filler-gap licensing likewise. One interaction plot per island shows both languages:
 the mean log-probability of each condition relative to the short non-island one.
+Every item of a paradigm counts: compare runs of default suites (a `--vary` suite mixes its
+levels here; the amelioration table is where levels are compared).
 """
 
 from __future__ import annotations
