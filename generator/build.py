@@ -24,7 +24,7 @@ from .lexicon import Lexicon, load_lexicon
 from .render import ConditionRenderer, Filler, make_environment
 from .sampler import Plan, Sampler, UnsatisfiableError, build_plan, iter_level_combinations
 from .stats import CONTENT_TABLES, paradigm_stats
-from .suite import FORMAT_VERSION, Item, dumps_item
+from .suite import FORMAT_VERSION, Item, dumps_items
 from .words import design_residual
 
 PHENOMENA_ALL = "all"
@@ -326,7 +326,7 @@ def _build_one(index: int) -> _Built:
     task = _TASKS[index]
     builder = task.builder()
     items = builder.build(task.request.n)
-    return _built(builder, PackedItems("".join(dumps_item(i) + "\n" for i in items), len(items)), items)
+    return _built(builder, PackedItems(dumps_items(items), len(items)), items)
 
 
 def _build_all(tasks: list[_Task], jobs: int,
@@ -441,7 +441,7 @@ def write_suite(out_dir: Path, results: dict[str, list[Item]], manifest: dict) -
         raise BuildError(f"--out {out_dir}: cannot write there ({exc.strerror or exc})") from None
     try:
         for name, items in results.items():
-            text = items.text if isinstance(items, PackedItems) else "".join(dumps_item(i) + "\n" for i in items)
+            text = items.text if isinstance(items, PackedItems) else dumps_items(items)
             (tmp / f"{name}.jsonl").write_text(text, encoding="utf-8")
         (tmp / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=False) + "\n",
                                            encoding="utf-8")

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Iterable
 
 from suite_format import (FORMAT_VERSION, ISLAND, REGION_NAMES, Item, Region, Sentence, Suite,  # noqa: F401
-                          SuiteFormatError, dumps_item, read_items, read_suite)
+                          SuiteFormatError, dumps_item, dumps_items, read_items, read_suite)
 
 CONDITIONS = ISLAND.conditions  # the island design's conditions, the default paradigms' layout
 
@@ -34,4 +34,4 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 def write_items(path: Path, items: Iterable[Item]) -> None:
-    atomic_write_text(path, "".join(dumps_item(i) + "\n" for i in items))
+    atomic_write_text(path, dumps_items(items))

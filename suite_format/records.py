@@ -108,6 +108,11 @@ def dumps_item(item: Item) -> str:
     return orjson.dumps(item.to_json()).decode("utf-8")
 
 
+def dumps_items(items) -> str:
+    """A paradigm file's text: one item a line."""
+    return "".join(dumps_item(i) + "\n" for i in items)
+
+
 @dataclass(frozen=True)
 class Suite:
     name: str

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..factorial import DD_TOLERANCE
-from .bootstrap import Estimate, bootstrap_means, rng_for
+from .bootstrap import Bootstrap, Estimate, bootstrap_means, rng_for
 from .document import Block, Figure, Heading, Table, Text
 from .load import Run, layout_key, table_label
 from .tables import with_ci
@@ -70,8 +70,8 @@ def crosslang_frame(runs: list[Run], n_resamples: int, seed: int) -> pd.DataFram
             boots = [bootstrap_means(np.column_stack([(v > DD_TOLERANCE) * 100.0, v]), n_resamples,
                                      rng_for(seed, "crosslang", r.info.model, r.info.language, paradigm))
                      for r, v in ((a, va), (b, vb))]
-            diff = [_difference(boots[0].point[j], boots[1].point[j], boots[0].replicates[:, j],
-                                boots[1].replicates[:, j]) for j in range(2)]
+            # a − b: independent resamples of each language, so the replicates subtract
+            diff = Bootstrap(boots[0].point - boots[1].point, boots[0].replicates - boots[1].replicates).estimates()
             info = a.info_of(paradigm)
             rec = {"model": a.info.model, "scorer": a.info.scorer, "paradigm": paradigm, "label": info.label,
                    "dependency": info.dependency, "statistic": kind, "lang_a": a.info.language,
@@ -87,15 +87,6 @@ def crosslang_frame(runs: list[Run], n_resamples: int, seed: int) -> pd.DataFram
 def _paradigms(run: Run) -> list[str]:
     return [*run.measure_items(MEASURE)["paradigm"].unique(),
             *run.licensing[run.licensing["measure"] == MEASURE]["paradigm"].unique()]
-
-
-def _difference(point_a: float, point_b: float, reps_a: np.ndarray, reps_b: np.ndarray) -> Estimate:
-    """a − b with the percentile interval of the replicate differences (independent resamples)."""
-    reps = reps_a - reps_b
-    if np.isnan(point_a) or np.isnan(point_b):
-        return Estimate(float("nan"), float("nan"), float("nan"))
-    lo, hi = np.quantile(reps, [0.025, 0.975])
-    return Estimate(float(point_a - point_b), float(lo), float(hi))
 
 
 def _est(row: dict, name: str) -> Estimate:

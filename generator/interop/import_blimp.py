@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from generator.interop.common import InteropError
-from generator.interop.import_labels import Normalisations
+from generator.interop.import_labels import ItemIds, Normalisations, item_id_for
 from generator.suite import Item, Sentence
 from generator.words import condition_residual, word_spans, words
 from suite_format import MINIMAL_PAIR
@@ -53,29 +53,16 @@ def _name(value: Any, fallback: str) -> str:
 
 
 def read(path: Path, records: list[tuple[int, Any]], norm: Normalisations, paradigm: str | None,
-         language: str) -> tuple[dict[str, list[Item]], dict[str, list[str]]]:
-    """Items by paradigm, and the published pairIDs that repeated (by paradigm)."""
+         language: str, ids: ItemIds) -> dict[str, list[Item]]:
+    """Items by paradigm; `ids` gives them their ids and counts the published pairIDs that repeat."""
     by_paradigm: dict[str, list[Item]] = {}
-    texts_of: dict[str, tuple[str, str, str]] = {}
-    repeated: dict[str, list[str]] = {}
     fallback = _name(path.stem, "blimp")
     for index, (line_no, record) in enumerate(records, start=1):
         where = f"{path}:{line_no}"
-        good = _clean(record.get(GOOD), where, GOOD, norm)
-        bad = _clean(record.get(BAD), where, BAD, norm)
+        texts = {"good": _clean(record.get(GOOD), where, GOOD, norm), "bad": _clean(record.get(BAD), where, BAD, norm)}
         name = paradigm or _name(record.get("UID", ""), fallback)
         number = str(record.get("pairID", index)).strip() or str(index)
-        base = f"{name}-{int(number):05d}" if number.isdigit() else f"{name}-{re.sub(r'[^A-Za-z0-9]+', '_', number)}"
-        item_id = base
-        if base in texts_of:
-            first_where, *first = texts_of[base]
-            if tuple(first) == (good, bad):
-                raise InteropError(f"{where}: pair {number} of {name} appears twice (first at {first_where}); "
-                                   "delete one copy")
-            repeated.setdefault(name, []).append(number)
-            item_id = f"{base}-r{sum(1 for k in texts_of if k == base or k.startswith(base + '-r')) + 1}"
-        texts_of[item_id] = (where, good, bad)
-        texts = {"good": good, "bad": bad}
+        item_id = ids.claim(item_id_for(name, number), texts, where, "pair", number, name)
         residual = condition_residual(texts, MINIMAL_PAIR)
         item = Item(
             item_id=item_id, paradigm=name, dependency="wh", variant={}, lexical={},
@@ -86,4 +73,4 @@ def read(path: Path, records: list[tuple[int, Any]], norm: Normalisations, parad
         by_paradigm.setdefault(name, []).append(item)
     if not by_paradigm:
         raise InteropError(f"{path}: no minimal pairs")
-    return by_paradigm, repeated
+    return by_paradigm

@@ -52,6 +52,35 @@ class Group:
     source: dict[str, Any] = field(default_factory=dict)  # the record's other keys, as written
 
 
+def item_id_for(paradigm: str, number: str) -> str:
+    """`<paradigm>-<number, 5 digits>`, or the published id with other characters as `_`."""
+    if number.isdigit():
+        return f"{paradigm}-{int(number):05d}"
+    return f"{paradigm}-{re.sub(r'[^A-Za-z0-9]+', '_', number)}"
+
+
+@dataclass
+class ItemIds:
+    """The ids of one import. A published id used again for another item gives that item its
+    own (`…-r2`, `…-r3`; the published one stays in its `source`, and `repeated` counts it);
+    the same item twice is refused."""
+
+    seen: dict[str, tuple[str, Any]] = field(default_factory=dict)   # id -> (where, texts)
+    repeated: dict[str, list[str]] = field(default_factory=dict)     # paradigm -> published ids
+
+    def claim(self, item_id: str, texts: Any, where: str, what: str, number: str, paradigm: str) -> str:
+        if item_id in self.seen:
+            first_where, first_texts = self.seen[item_id]
+            if first_texts == texts:
+                raise InteropError(f"{where}: {what} {number} of {paradigm} appears twice (first at {first_where}); "
+                                   "delete one copy")
+            self.repeated.setdefault(paradigm, []).append(number)
+            count = sum(1 for k in self.seen if k == item_id or k.startswith(f"{item_id}-r")) + 1
+            item_id = f"{item_id}-r{count}"
+        self.seen[item_id] = (where, texts)
+        return item_id
+
+
 def compact(value: Any) -> str:
     return re.sub(r"[^a-z]", "", str(value).lower())
 

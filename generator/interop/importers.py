@@ -31,9 +31,10 @@ from generator import __version__
 from generator.interop import import_blimp, import_csv, import_jsonl
 from generator.languages import DEFAULT_LANGUAGE, LANGUAGES
 from generator.interop.common import InteropError, dump_json, sha256_file
-from generator.interop.import_labels import (PLAIN_ADJUNCT, Group, Normalisations, condition_key, paradigm_for,
+from generator.interop.import_labels import (PLAIN_ADJUNCT, Group, ItemIds, Normalisations, condition_key,
+                                             item_id_for, paradigm_for,
                                              paradigm_name)
-from generator.suite import CONDITIONS, FORMAT_VERSION, Item, Sentence, dumps_item
+from generator.suite import CONDITIONS, FORMAT_VERSION, Item, Sentence, dumps_items
 from generator.words import condition_residual, word_spans
 
 FORMATS = ("jsonl", "csv")
@@ -41,8 +42,7 @@ __all__ = ["FORMATS", "condition_key", "detect_format", "import_file", "summary_
 
 
 def _item(group: Group, paradigm: str) -> Item:
-    number = group.number
-    base = f"{paradigm}-{int(number):05d}" if number.isdigit() else f"{paradigm}-{re.sub(r'[^A-Za-z0-9]+', '_', number)}"
+    base = item_id_for(paradigm, group.number)
     suffix = "".join(f"-{re.sub(r'[^A-Za-z0-9]+', '_', v)}" for v in group.variant.values())
     residual = condition_residual(group.texts)
     return Item(
@@ -101,50 +101,39 @@ def import_file(path: Path, fmt: str | None = None, paradigm: str | None = None,
     by_paradigm: dict[str, list[Item]] = {}
     labels: dict[str, set[str]] = {}
     assigned: dict[str, Counter[str]] = {}  # paradigm -> how its items were assigned -> count
-    seen: dict[str, tuple[str, Item]] = {}
-    repeated: dict[str, list[str]] = {}  # paradigm -> published ids given to more than one item
+    ids = ItemIds()
     if paradigm:
         _one_dependency(groups, paradigm)
     for group in groups:
         name, how = _paradigm_of(group, paradigm, path)
         item = _item(group, name)
-        if item.item_id in seen:
-            where, first = seen[item.item_id]
-            if _texts(first) == _texts(item):
-                raise InteropError(f"{group.where}: item {group.number} of {name} appears twice "
-                                   f"(first at {where}); delete one copy")
-            # Published files reuse an id for another item (the thesis's complex-NP file): the
-            # item keeps the published id in `source` and gets its own (…-r2, …-r3).
-            repeated.setdefault(name, []).append(group.number)
-            count = sum(1 for k in seen if k == item.item_id or k.startswith(f"{item.item_id}-r")) + 1
-            item = dataclasses.replace(item, item_id=f"{item.item_id}-r{count}")
-        seen[item.item_id] = (group.where, item)
+        item = dataclasses.replace(item, item_id=ids.claim(item.item_id, _texts(item), group.where, "item",
+                                                            group.number, name))
         by_paradigm.setdefault(name, []).append(item)
         labels.setdefault(name, set()).add(group.label or path.stem)
         assigned.setdefault(name, Counter())[how] += 1
     language = language or import_blimp.guess_language(
         (t for items in by_paradigm.values() for i in items for t in _texts(i).values()), LANGUAGES)
     by_paradigm = {name: [dataclasses.replace(i, language=language) for i in items] for name, items in by_paradigm.items()}
-    files = {f"{name}.jsonl": "".join(dumps_item(i) + "\n" for i in items)
-             for name, items in sorted(by_paradigm.items())}
-    manifest = _manifest(path, fmt, paradigm, norm, by_paradigm, labels, assigned)
-    manifest["imported"]["repeated_ids"] = {name: ids for name, ids in sorted(repeated.items())}
-    files["manifest.json"] = dump_json(manifest, indent=2)
-    return files
+    return _suite_files(_manifest(path, fmt, paradigm, norm, by_paradigm, labels, assigned, ids.repeated), by_paradigm)
 
 
 def _import_blimp(path: Path, records: list, norm: Normalisations, paradigm: str | None,
                   language: str | None) -> dict[str, str]:
     texts = (r.get(k) for _, r in records for k in (import_blimp.GOOD, import_blimp.BAD))
     language = language or import_blimp.guess_language((t for t in texts if isinstance(t, str)), LANGUAGES)
-    by_paradigm, repeated = import_blimp.read(path, records, norm, paradigm, language)
+    ids = ItemIds()
+    by_paradigm = import_blimp.read(path, records, norm, paradigm, language, ids)
     labels = {name: {str(i.source.get("linguistics_term") or path.stem) for i in items}
               for name, items in by_paradigm.items()}
     assigned = {name: Counter({"--paradigm" if paradigm else "UID": len(items)}) for name, items in by_paradigm.items()}
-    files = {f"{name}.jsonl": "".join(dumps_item(i) + "\n" for i in items) for name, items in sorted(by_paradigm.items())}
-    manifest = _manifest(path, "blimp", paradigm, norm, by_paradigm, labels, assigned)
-    manifest["imported"]["repeated_ids"] = {name: ids for name, ids in sorted(repeated.items())}
+    manifest = _manifest(path, "blimp", paradigm, norm, by_paradigm, labels, assigned, ids.repeated)
     manifest["imported"]["source"] = "keys other than sentence_good and sentence_bad are kept, as written, in each item's `source`"
+    return _suite_files(manifest, by_paradigm)
+
+
+def _suite_files(manifest: dict, by_paradigm: dict[str, list[Item]]) -> dict[str, str]:
+    files = {f"{name}.jsonl": dumps_items(items) for name, items in sorted(by_paradigm.items())}
     files["manifest.json"] = dump_json(manifest, indent=2)
     return files
 
@@ -180,7 +169,7 @@ def _one_dependency(groups: list[Group], forced: str) -> None:
 
 def _manifest(path: Path, fmt: str, paradigm: str | None, norm: Normalisations,
               by_paradigm: dict[str, list[Item]], labels: dict[str, set[str]],
-              assigned: dict[str, Counter[str]]) -> dict:
+              assigned: dict[str, Counter[str]], repeated: dict[str, list[str]]) -> dict:
     sha = sha256_file(path)
     command = f"gen import {path.name} --format {'jsonl' if fmt == 'blimp' else fmt}" + \
         (f" --paradigm {paradigm}" if paradigm else "")
@@ -208,6 +197,7 @@ def _manifest(path: Path, fmt: str, paradigm: str | None, norm: Normalisations,
             "regions": "not inferred: every sentence has an empty region list",
             "words": "orthographic split (generator.words.word_spans)",
             "additive": "computed from the word multisets (generator.words.condition_residual)",
+            "repeated_ids": {name: ids for name, ids in sorted(repeated.items())},
         },
         "paradigms": {name: _paradigm_stats(items, labels[name]) for name, items in sorted(by_paradigm.items())},
     }

@@ -15,7 +15,7 @@ from generator.languages import get_language
 from generator.languages.english import morphology as m
 from generator.lexicon import load_lexicon
 from generator.paths import GRAMMAR_DIR, LEXICON_DIR
-from generator.suite import dumps_item
+from generator.suite import dumps_items
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +102,7 @@ def test_english_suite_validates_and_rebuilds_identically(tmp_path):
     _, problems = check_suite(tmp_path / "en", LEXICON_DIR)
     assert problems == []
     again, _ = build_suite(BuildRequest("all", 150, 3, language="en"), LEXICON_DIR, GRAMMAR_DIR, jobs=2)
-    assert all(again[n].text == "".join(dumps_item(i) + "\n" for i in results[n]) for n in results)
+    assert all(again[n].text == dumps_items(results[n]) for n in results)
 
 
 def test_english_samples_read_as_designed(english_build):
