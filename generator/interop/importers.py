@@ -159,6 +159,8 @@ def _paradigm_of(group: Group, forced: str | None, path: Path) -> tuple[str, str
 
 def _one_dependency(groups: list[Group], forced: str) -> None:
     """A forced paradigm holds one dependency: the manifest states one per paradigm."""
+    if not groups:   # a file with a header and no rows: nothing to mix
+        return
     first = groups[0]
     other = next((g for g in groups if g.dependency != first.dependency), None)
     if other is not None:
